@@ -1,0 +1,48 @@
+# Everything a newcomer needs: `make demo` and `make test` build .venv from the lock file
+# first (again whenever the lock file or pyproject.toml changes).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+UV_VERSION := 0.13.8
+# Where pytest-cov fails the run; raise it as the code grows.
+COVERAGE_FLOOR := 90
+
+.PHONY: demo test lint typecheck pytest regen lock bench clean
+
+$(STAMP): requirements.lock pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes -r requirements.lock
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
+	touch $@
+
+demo: $(STAMP)
+	$(BIN)/automium demo
+
+test: $(STAMP) lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/python scripts/regen.py --check
+	$(BIN)/ruff check automium scripts tests benchmarks
+	$(BIN)/ruff format --check automium scripts tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest -p no:cacheprovider --cov --cov-branch --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
+
+regen: $(STAMP)
+	$(BIN)/python scripts/regen.py
+
+# Re-pin after editing dependencies in pyproject.toml.
+lock: $(STAMP)
+	$(BIN)/uv pip compile pyproject.toml --group dev --universal --python-version 3.11 \
+		--generate-hashes --quiet -o requirements.lock
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.run
+
+clean:
+	rm -rf $(VENV)
