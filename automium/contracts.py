@@ -1,0 +1,148 @@
+"""The one facade over the generated contract package.
+
+Everything generated from ``contracts/`` (pydantic models and bundled schemas) is reached
+through here; nothing else imports ``automium_contracts``, so a change in the generator's
+module layout touches this file only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from automium_contracts.models.app_catalog_v1_schema import AppCatalog
+from automium_contracts.models.artifact_manifest_input_v1_schema import ArtifactManifestInput
+from automium_contracts.models.artifact_manifest_v1_schema import ArtifactEntry, ArtifactManifest
+from automium_contracts.models.benchmark_report_v1_schema import (
+    AppMetrics,
+    BenchmarkReport,
+    Metrics,
+    PlannerReport,
+    TokenSpend,
+)
+from automium_contracts.models.common_schema import (
+    ArtifactKind,
+    AssertionKind,
+    Intent,
+    Modeled,
+    PlannerReference,
+    RecoveryStrategy,
+    ReplayLane,
+    SemanticLocator,
+    SnapshotRef,
+    Verdict,
+)
+from automium_contracts.models.compare_planners_input_v1_schema import ComparePlannersInput
+from automium_contracts.models.corpus_v1_schema import (
+    App,
+    Corpus,
+    EnvironmentProfile,
+    Fixture,
+    Route,
+)
+from automium_contracts.models.fixture_catalog_v1_schema import FixtureCatalog
+from automium_contracts.models.journey_compilation_v1_schema import JourneyCompilation
+from automium_contracts.models.journey_graph_v1_schema import (
+    Edge,
+    EdgeTrigger,
+    JourneyGraph,
+    Node,
+    NodeType,
+)
+from automium_contracts.models.journey_v1_schema import (
+    Journey,
+    OnExhausted,
+    Recovery,
+)
+from automium_contracts.models.list_apps_input_v1_schema import ListAppsInput
+from automium_contracts.models.list_fixtures_input_v1_schema import ListFixturesInput
+from automium_contracts.models.replay_event_v1_schema import ReplayEvent
+from automium_contracts.models.replay_summary_input_v1_schema import ReplaySummaryInput
+from automium_contracts.models.replay_summary_v1_schema import ReplaySummary
+from automium_contracts.models.run_submission_input_v1_schema import RunSubmissionInput
+from automium_contracts.models.run_submission_v1_schema import RunSubmission
+from automium_contracts.models.tool_error_v1_schema import ErrorCode, Problem, ToolError
+
+__all__ = [
+    "App",
+    "AppCatalog",
+    "AppMetrics",
+    "ArtifactEntry",
+    "ArtifactKind",
+    "ArtifactManifest",
+    "ArtifactManifestInput",
+    "AssertionKind",
+    "BenchmarkReport",
+    "ComparePlannersInput",
+    "Corpus",
+    "Edge",
+    "EdgeTrigger",
+    "EnvironmentProfile",
+    "ErrorCode",
+    "Fixture",
+    "FixtureCatalog",
+    "Intent",
+    "Journey",
+    "JourneyCompilation",
+    "JourneyGraph",
+    "ListAppsInput",
+    "ListFixturesInput",
+    "Metrics",
+    "Modeled",
+    "Node",
+    "NodeType",
+    "OnExhausted",
+    "PlannerReference",
+    "PlannerReport",
+    "Problem",
+    "Recovery",
+    "RecoveryStrategy",
+    "ReplayEvent",
+    "ReplayLane",
+    "ReplaySummary",
+    "ReplaySummaryInput",
+    "Route",
+    "RunSubmission",
+    "RunSubmissionInput",
+    "SemanticLocator",
+    "SnapshotRef",
+    "TokenSpend",
+    "ToolError",
+    "Verdict",
+    "bundled_schema",
+    "bundled_schema_text",
+    "contract_names",
+]
+
+_PACKAGE = "automium_contracts"
+
+
+@cache
+def contract_names() -> tuple[str, ...]:
+    """Names of every contract with a bundled schema, e.g. ``"journey.v1"``, sorted."""
+    folder = resources.files(_PACKAGE) / "schemas"
+    return tuple(
+        sorted(
+            entry.name.removesuffix(".json")
+            for entry in folder.iterdir()
+            if entry.name.endswith(".json")
+        )
+    )
+
+
+@cache
+def bundled_schema_text(name: str) -> str:
+    """The bundled schema of contract ``name``, byte for byte as generated."""
+    if name not in contract_names():
+        raise KeyError(name)
+    return (resources.files(_PACKAGE) / "schemas" / f"{name}.json").read_text(encoding="utf-8")
+
+
+@cache
+def bundled_schema(name: str) -> Mapping[str, Any]:
+    """The bundled schema of contract ``name``, parsed once (treat it as read-only)."""
+    schema: dict[str, Any] = json.loads(bundled_schema_text(name))
+    return schema

@@ -1,0 +1,283 @@
+"""Check a JSON document against its bundled contract and explain every problem.
+
+The published contract is the one rule book: a document is accepted exactly when
+``jsonschema`` accepts it against the bundled schema (plus the domain's own checks, which
+come later). What this module adds is the *explanation*: each schema error becomes a
+:class:`~automium.errors.Problem` with the most specific code an agent can act on.
+
+How a code is chosen, most specific first:
+
+1. the innermost contract definition on the error's schema path that names a vocabulary
+   or a domain id (``Intent`` -> ``unsupported_intent``, ``AppId`` -> ``invalid_app_id``,
+   ``PlannerReference`` -> ``malformed_planner_metadata``, …; see ``_DEF_CODES``);
+2. a discriminated union (``oneOf`` + ``discriminator``) whose tag is unknown gets the
+   code of the union (an unknown step intent is ``unsupported_intent``), and a known tag
+   is explained by that branch alone (no error per branch);
+3. a size limit (``maxItems``, ``maxLength``, ``maxProperties``) is ``limit_exceeded``;
+4. anything else is ``invalid_input``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import cache
+from typing import Any, TypeVar
+
+from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
+from pydantic import BaseModel
+from pydantic import ValidationError as PydanticValidationError
+
+from automium.contracts import ErrorCode, bundled_schema
+from automium.errors import AutomiumError, Problem, pointer
+
+M = TypeVar("M", bound=BaseModel)
+
+# Allowed values a caller knows and the schema does not (app ids live in the corpus).
+Vocabularies = Mapping[str, Sequence[str]]
+
+_DEF_CODES: Mapping[str, ErrorCode] = {
+    "AppId": ErrorCode.INVALID_APP_ID,
+    "FixtureId": ErrorCode.UNKNOWN_FIXTURE,
+    "RouteId": ErrorCode.UNKNOWN_ROUTE,
+    "Intent": ErrorCode.UNSUPPORTED_INTENT,
+    "ArtifactKind": ErrorCode.INVALID_ARTIFACT_KIND,
+    "ArtifactPath": ErrorCode.INVALID_ARTIFACT_PATH,
+    "CorpusVersion": ErrorCode.UNSUPPORTED_CORPUS_VERSION,
+    "PlannerReference": ErrorCode.MALFORMED_PLANNER_METADATA,
+    "Repetitions": ErrorCode.LIMIT_EXCEEDED,
+}
+_UNION_CODES: Mapping[str, ErrorCode] = {"Step": ErrorCode.UNSUPPORTED_INTENT}
+_LIMIT_KEYWORDS = frozenset({"maxItems", "maxLength", "maxProperties"})
+_SHOWN = 60  # characters of an offending value quoted back in a message
+
+
+def _ecma_pattern(
+    validator: Validator, pattern: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    # JSON Schema patterns are ECMA-262, where a final "$" never matches before a trailing
+    # newline; Python's does. Clients (pydantic, Ajv) follow ECMA, so we do too.
+    if not isinstance(instance, str):
+        return
+    if _compiled(pattern).search(instance) is None:
+        yield ValidationError(f"{_show(instance)} does not match {pattern!r}")
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + r"\Z"
+    return re.compile(pattern)
+
+
+_ContractValidator = validators.extend(Draft202012Validator, {"pattern": _ecma_pattern})
+
+
+@cache
+def _validator(contract: str) -> Validator:
+    return _ContractValidator(bundled_schema(contract))
+
+
+def check(contract: str, document: Any, vocabularies: Vocabularies | None = None) -> list[Problem]:
+    """Every problem of ``document`` against the bundled ``contract`` (empty when valid)."""
+    explainer = _Explainer(bundled_schema(contract), vocabularies or {})
+    problems: dict[Problem, None] = {}  # jsonschema reports each missing property once per list
+    for error in _validator(contract).iter_errors(document):
+        problems.update(dict.fromkeys(explainer.explain(error)))
+    return list(problems)
+
+
+def parse(
+    contract: str, document: Any, model: type[M], vocabularies: Vocabularies | None = None
+) -> M:
+    """Validate ``document`` against ``contract`` and return it as ``model``.
+
+    Raises :class:`AutomiumError` with every problem when the contract rejects it.
+    """
+    problems = check(contract, document, vocabularies)
+    if problems:
+        raise AutomiumError(problems)
+    return to_model(model, document)
+
+
+def to_model(model: type[M], document: Any) -> M:
+    """Build ``model`` from a document the contract already accepted."""
+    try:
+        return model.model_validate(document)
+    except PydanticValidationError as exc:  # the model is stricter than its contract
+        raise AutomiumError(
+            Problem(ErrorCode.INVALID_INPUT, str(e["msg"]), pointer(*e["loc"]))
+            for e in exc.errors(include_url=False)
+        ) from None
+
+
+class _Explainer:
+    def __init__(self, root: Mapping[str, Any], vocabularies: Vocabularies) -> None:
+        self.root = root
+        self.vocabularies = vocabularies
+
+    def explain(self, error: ValidationError) -> Iterator[Problem]:
+        defs = self._defs_on(error)
+        if error.validator in ("oneOf", "anyOf"):
+            yield from self._explain_union(error, defs)
+            return
+        path = list(error.absolute_path)
+        if error.validator == "required":
+            yield from self._missing(error, path, defs)
+        elif error.validator in ("additionalProperties", "unevaluatedProperties"):
+            known = sorted(error.schema.get("properties", {}))
+            for extra in sorted(set(error.instance) - set(known)):
+                yield Problem(
+                    self._code(defs, error.validator),
+                    f"unexpected property {extra!r}{_about(error.schema)}",
+                    pointer(*path, extra),
+                    tuple(known),
+                )
+        else:
+            yield Problem(
+                self._code(defs, str(error.validator)),
+                _message(error),
+                pointer(*path),
+                self._allowed(error.schema, defs),
+            )
+
+    def _missing(
+        self, error: ValidationError, path: list[str | int], defs: list[str]
+    ) -> Iterator[Problem]:
+        properties: Mapping[str, Any] = error.schema.get("properties", {})
+        for name in error.validator_value:
+            if not isinstance(error.instance, dict) or name in error.instance:
+                continue
+            field_defs = [*defs, *self._ref_names(properties.get(name, {}))]
+            yield Problem(
+                self._code(field_defs, "required"),
+                f"missing required property {name!r}{_about(error.schema)}",
+                pointer(*path, name),
+                self._allowed(properties.get(name, {}), field_defs),
+            )
+
+    def _explain_union(self, error: ValidationError, defs: list[str]) -> Iterator[Problem]:
+        branches: list[Any] = error.validator_value
+        by_branch: dict[int, list[ValidationError]] = {}
+        for sub in error.context or ():
+            by_branch.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
+        tag_name = error.schema.get("discriminator", {}).get("propertyName")
+        if tag_name is not None and isinstance(error.instance, dict):
+            tags = [self._resolve(b)["properties"][tag_name]["const"] for b in branches]
+            tag = error.instance.get(tag_name)
+            if tag not in tags:
+                union = defs[-1] if defs else ""
+                shown = "missing" if tag is None else f"{_show(tag)} is not supported"
+                yield Problem(
+                    _UNION_CODES.get(union, ErrorCode.INVALID_INPUT),
+                    f"{tag_name} {shown}; use one of: {', '.join(tags)}",
+                    pointer(*error.absolute_path, tag_name),
+                    tuple(tags),
+                )
+                return
+            chosen = by_branch.get(tags.index(tag), [])
+        elif by_branch:
+            chosen = min(by_branch.values(), key=len)  # the branch the caller nearly matched
+        else:
+            chosen = []
+        if not chosen:  # matched several branches: only a non-discriminated union can
+            yield Problem(ErrorCode.INVALID_INPUT, _message(error), pointer(*error.absolute_path))
+        for sub in chosen:
+            yield from self.explain(sub)
+
+    def _code(self, defs: list[str], keyword: str) -> ErrorCode:
+        for name in reversed(defs):
+            if name in _DEF_CODES:
+                return _DEF_CODES[name]
+        if keyword in _LIMIT_KEYWORDS:
+            return ErrorCode.LIMIT_EXCEEDED
+        return ErrorCode.INVALID_INPUT
+
+    def _allowed(self, schema: Mapping[str, Any], defs: list[str]) -> tuple[str | int, ...]:
+        for name in reversed(defs):
+            if name in self.vocabularies:
+                return tuple(self.vocabularies[name])
+            if name in _DEF_CODES:
+                break
+        target = self._resolve(schema)
+        if "enum" in target:
+            return tuple(target["enum"])
+        if "const" in target:
+            return (target["const"],)
+        return ()
+
+    def _resolve(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
+        while isinstance(schema.get("$ref"), str):
+            schema = self.root["$defs"][schema["$ref"].removeprefix("#/$defs/")]
+        return schema
+
+    @staticmethod
+    def _ref_names(schema: Mapping[str, Any]) -> list[str]:
+        ref = schema.get("$ref")
+        return [ref.removeprefix("#/$defs/")] if isinstance(ref, str) else []
+
+    def _defs_on(self, error: ValidationError) -> list[str]:
+        """Names of the ``$defs`` entered on the way from the root to the failing keyword.
+
+        jsonschema leaves ``$ref`` out of schema paths (a referenced schema reads as if it
+        were inline), so a ``$ref`` is followed wherever the next step is not found in place.
+        """
+        names: list[str] = []
+        node: Any = self.root
+        for part in error.absolute_schema_path:
+            while isinstance(node, dict) and part not in node and "$ref" in node:
+                name = node["$ref"].removeprefix("#/$defs/")
+                names.append(name)
+                node = self.root["$defs"][name]
+            node = node[part]
+        return names
+
+
+def _about(schema: Mapping[str, Any]) -> str:
+    description = schema.get("description")
+    return f" ({description})" if isinstance(description, str) else ""
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+_TYPE_NAMES: Mapping[type, str] = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    type(None): "null",
+}
+
+_MESSAGES: Mapping[str, Callable[[Any, Any], str]] = {
+    "type": lambda want, got: f"expected {want}, got {_TYPE_NAMES.get(type(got), 'value')}",
+    "enum": lambda want, got: f"{_show(got)} is not one of: {', '.join(map(str, want))}",
+    "const": lambda want, got: f"{_show(got)} must be {_show(want)}",
+    "minLength": lambda want, got: f"must not be empty (at least {want} character)",
+    "maxLength": lambda want, got: f"is {len(got)} characters long; the limit is {want}",
+    "minItems": lambda want, got: f"needs at least {want} item(s)",
+    "maxItems": lambda want, got: f"has {len(got)} items; the limit is {want}",
+    "maxProperties": lambda want, got: f"has {len(got)} properties; the limit is {want}",
+    "uniqueItems": lambda want, got: "items must be unique",
+    "minimum": lambda want, got: f"{_show(got)} is below the minimum of {want}",
+    "maximum": lambda want, got: f"{_show(got)} is above the maximum of {want}",
+}
+
+
+def _message(error: ValidationError) -> str:
+    keyword = str(error.validator)
+    if keyword == "pattern":
+        what = error.schema.get("description", f"a value matching {error.validator_value}")
+        return f"{_show(error.instance)} is not valid here: expected {what}"
+    if keyword in _MESSAGES:
+        return _MESSAGES[keyword](error.validator_value, error.instance)
+    if keyword in ("oneOf", "anyOf"):
+        return f"{_show(error.instance)} matches none or several of the allowed forms"
+    return f"{_show(error.instance)} is not allowed here ({keyword})"
