@@ -59,14 +59,22 @@ from automium_contracts.models.journey_v1_schema import (
 )
 from automium_contracts.models.list_apps_input_v1_schema import ListAppsInput
 from automium_contracts.models.list_fixtures_input_v1_schema import ListFixturesInput
+from automium_contracts.models.planner_adapter_v1_schema import (
+    PlannerAdapterMessage,
+    PlannerDecision,
+    PlannerRequest,
+)
 from automium_contracts.models.replay_event_v1_schema import ReplayEvent
 from automium_contracts.models.replay_summary_input_v1_schema import ReplaySummaryInput
 from automium_contracts.models.replay_summary_v1_schema import ReplaySummary
 from automium_contracts.models.run_submission_input_v1_schema import RunSubmissionInput
 from automium_contracts.models.run_submission_v1_schema import RunSubmission
+from automium_contracts.models.semantic_snapshot_v1_schema import SemanticSnapshot
 from automium_contracts.models.tool_error_v1_schema import ErrorCode, Problem, ToolError
+from pydantic import BaseModel
 
 __all__ = [
+    "MODELS",
     "App",
     "AppCatalog",
     "AppMetrics",
@@ -95,8 +103,11 @@ __all__ = [
     "Node",
     "NodeType",
     "OnExhausted",
+    "PlannerAdapterMessage",
+    "PlannerDecision",
     "PlannerReference",
     "PlannerReport",
+    "PlannerRequest",
     "Problem",
     "Recovery",
     "RecoveryStrategy",
@@ -108,6 +119,7 @@ __all__ = [
     "RunSubmission",
     "RunSubmissionInput",
     "SemanticLocator",
+    "SemanticSnapshot",
     "SnapshotRef",
     "TokenSpend",
     "ToolError",
@@ -115,9 +127,34 @@ __all__ = [
     "bundled_schema",
     "bundled_schema_text",
     "contract_names",
+    "to_document",
 ]
 
 _PACKAGE = "automium_contracts"
+
+# The model of each contract's root document (``common`` has none: it is only $defs).
+MODELS: Mapping[str, type[BaseModel]] = {
+    "app-catalog.v1": AppCatalog,
+    "artifact-manifest-input.v1": ArtifactManifestInput,
+    "artifact-manifest.v1": ArtifactManifest,
+    "benchmark-report.v1": BenchmarkReport,
+    "compare-planners-input.v1": ComparePlannersInput,
+    "corpus.v1": Corpus,
+    "fixture-catalog.v1": FixtureCatalog,
+    "journey-compilation.v1": JourneyCompilation,
+    "journey-graph.v1": JourneyGraph,
+    "journey.v1": Journey,
+    "list-apps-input.v1": ListAppsInput,
+    "list-fixtures-input.v1": ListFixturesInput,
+    "planner-adapter.v1": PlannerAdapterMessage,
+    "replay-event.v1": ReplayEvent,
+    "replay-summary-input.v1": ReplaySummaryInput,
+    "replay-summary.v1": ReplaySummary,
+    "run-submission-input.v1": RunSubmissionInput,
+    "run-submission.v1": RunSubmission,
+    "semantic-snapshot.v1": SemanticSnapshot,
+    "tool-error.v1": ToolError,
+}
 
 
 @cache
@@ -146,3 +183,13 @@ def bundled_schema(name: str) -> Mapping[str, Any]:
     """The bundled schema of contract ``name``, parsed once (treat it as read-only)."""
     schema: dict[str, Any] = json.loads(bundled_schema_text(name))
     return schema
+
+
+def to_document(model: BaseModel) -> dict[str, Any]:
+    """A model as its contract spells it on the wire: camelCase, absent fields left out.
+
+    Leaving out ``None`` is exact because no contract has a nullable property: an
+    optional field is either present with a value or absent.
+    """
+    document: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return document

@@ -56,7 +56,7 @@ _SHOWN = 60  # characters of an offending value quoted back in a message
 
 
 def _ecma_pattern(
-    validator: Validator, pattern: str, instance: Any, schema: Mapping[str, Any]
+    _validator: Validator, pattern: str, instance: Any, _schema: Mapping[str, Any]
 ) -> Iterator[ValidationError]:
     # JSON Schema patterns are ECMA-262, where a final "$" never matches before a trailing
     # newline; Python's does. Clients (pydantic, Ajv) follow ECMA, so we do too.
@@ -73,7 +73,9 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-_ContractValidator = validators.extend(Draft202012Validator, {"pattern": _ecma_pattern})
+_ContractValidator: type[Validator] = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, {"pattern": _ecma_pattern}
+)
 
 
 @cache
@@ -128,11 +130,11 @@ class _Explainer:
         if error.validator == "required":
             yield from self._missing(error, path, defs)
         elif error.validator in ("additionalProperties", "unevaluatedProperties"):
-            known = sorted(error.schema.get("properties", {}))
-            for extra in sorted(set(error.instance) - set(known)):
+            known = sorted(_schema(error).get("properties", {}))
+            for extra in sorted(set(_instance(error)) - set(known)):
                 yield Problem(
                     self._code(defs, error.validator),
-                    f"unexpected property {extra!r}{_about(error.schema)}",
+                    f"unexpected property {extra!r}{_about(_schema(error))}",
                     pointer(*path, extra),
                     tuple(known),
                 )
@@ -141,33 +143,33 @@ class _Explainer:
                 self._code(defs, str(error.validator)),
                 _message(error),
                 pointer(*path),
-                self._allowed(error.schema, defs),
+                self._allowed(_schema(error), defs),
             )
 
     def _missing(
         self, error: ValidationError, path: list[str | int], defs: list[str]
     ) -> Iterator[Problem]:
-        properties: Mapping[str, Any] = error.schema.get("properties", {})
-        for name in error.validator_value:
-            if not isinstance(error.instance, dict) or name in error.instance:
+        properties: Mapping[str, Any] = _schema(error).get("properties", {})
+        for name in _value(error):
+            if not isinstance(_instance(error), dict) or name in _instance(error):
                 continue
             field_defs = [*defs, *self._ref_names(properties.get(name, {}))]
             yield Problem(
                 self._code(field_defs, "required"),
-                f"missing required property {name!r}{_about(error.schema)}",
+                f"missing required property {name!r}{_about(_schema(error))}",
                 pointer(*path, name),
                 self._allowed(properties.get(name, {}), field_defs),
             )
 
     def _explain_union(self, error: ValidationError, defs: list[str]) -> Iterator[Problem]:
-        branches: list[Any] = error.validator_value
+        branches: list[Any] = _value(error)
         by_branch: dict[int, list[ValidationError]] = {}
         for sub in error.context or ():
             by_branch.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
-        tag_name = error.schema.get("discriminator", {}).get("propertyName")
-        if tag_name is not None and isinstance(error.instance, dict):
+        tag_name = _schema(error).get("discriminator", {}).get("propertyName")
+        if tag_name is not None and isinstance(_instance(error), dict):
             tags = [self._resolve(b)["properties"][tag_name]["const"] for b in branches]
-            tag = error.instance.get(tag_name)
+            tag = _instance(error).get(tag_name)
             if tag not in tags:
                 union = defs[-1] if defs else ""
                 shown = "missing" if tag is None else f"{_show(tag)} is not supported"
@@ -236,6 +238,19 @@ class _Explainer:
         return names
 
 
+def _schema(error: ValidationError) -> Mapping[str, Any]:
+    # jsonschema types these attributes loosely (they may be "unset" before validation).
+    return error.schema if isinstance(error.schema, Mapping) else {}
+
+
+def _value(error: ValidationError) -> Any:
+    return error.validator_value
+
+
+def _instance(error: ValidationError) -> Any:
+    return error.instance
+
+
 def _about(schema: Mapping[str, Any]) -> str:
     description = schema.get("description")
     return f" ({description})" if isinstance(description, str) else ""
@@ -260,12 +275,12 @@ _MESSAGES: Mapping[str, Callable[[Any, Any], str]] = {
     "type": lambda want, got: f"expected {want}, got {_TYPE_NAMES.get(type(got), 'value')}",
     "enum": lambda want, got: f"{_show(got)} is not one of: {', '.join(map(str, want))}",
     "const": lambda want, got: f"{_show(got)} must be {_show(want)}",
-    "minLength": lambda want, got: f"must not be empty (at least {want} character)",
+    "minLength": lambda want, _got: f"must not be empty (at least {want} character)",
     "maxLength": lambda want, got: f"is {len(got)} characters long; the limit is {want}",
-    "minItems": lambda want, got: f"needs at least {want} item(s)",
+    "minItems": lambda want, _got: f"needs at least {want} item(s)",
     "maxItems": lambda want, got: f"has {len(got)} items; the limit is {want}",
     "maxProperties": lambda want, got: f"has {len(got)} properties; the limit is {want}",
-    "uniqueItems": lambda want, got: "items must be unique",
+    "uniqueItems": lambda _want, _got: "items must be unique",
     "minimum": lambda want, got: f"{_show(got)} is below the minimum of {want}",
     "maximum": lambda want, got: f"{_show(got)} is above the maximum of {want}",
 }
@@ -274,10 +289,10 @@ _MESSAGES: Mapping[str, Callable[[Any, Any], str]] = {
 def _message(error: ValidationError) -> str:
     keyword = str(error.validator)
     if keyword == "pattern":
-        what = error.schema.get("description", f"a value matching {error.validator_value}")
-        return f"{_show(error.instance)} is not valid here: expected {what}"
+        what = _schema(error).get("description", f"a value matching {_value(error)}")
+        return f"{_show(_instance(error))} is not valid here: expected {what}"
     if keyword in _MESSAGES:
-        return _MESSAGES[keyword](error.validator_value, error.instance)
+        return _MESSAGES[keyword](_value(error), _instance(error))
     if keyword in ("oneOf", "anyOf"):
-        return f"{_show(error.instance)} matches none or several of the allowed forms"
-    return f"{_show(error.instance)} is not allowed here ({keyword})"
+        return f"{_show(_instance(error))} matches none or several of the allowed forms"
+    return f"{_show(_instance(error))} is not allowed here ({keyword})"

@@ -17,6 +17,7 @@ class ArtifactManifestInput(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     run_id: Annotated[
@@ -31,7 +32,7 @@ class ArtifactManifestInput(BaseModel):
     root: Annotated[
         str,
         Field(
-            description='Artifact root, a relative POSIX path, e.g. "artifacts/shop-lite/shop-lite.returning-buyer".',
+            description='Artifact root, a relative POSIX path, e.g. "artifacts/shop-lite/returning-buyer".',
             max_length=512,
             min_length=1,
         ),

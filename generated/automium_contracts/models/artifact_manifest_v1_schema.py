@@ -17,6 +17,7 @@ class ArtifactEntry(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     kind: Annotated[common_schema.ArtifactKind, Field(description="Kind of artifact.")]
@@ -61,6 +62,7 @@ class ArtifactManifest(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     schema_version: Annotated[

@@ -17,6 +17,7 @@ class TokenSpend(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     input: Annotated[int, Field(description="Input tokens.", ge=0)]
@@ -31,6 +32,7 @@ class Metrics(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     trials: Annotated[int, Field(description="Trials run.", ge=0)]
@@ -81,6 +83,7 @@ class AppMetrics(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     app_id: Annotated[
@@ -102,6 +105,7 @@ class PlannerReport(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     planner: Annotated[common_schema.PlannerReference, Field(description="Planner.")]
@@ -120,6 +124,7 @@ class BenchmarkReport(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     schema_version: Annotated[

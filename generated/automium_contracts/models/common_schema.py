@@ -143,6 +143,7 @@ class PlannerReference(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -180,6 +181,7 @@ class SemanticLocator(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     role: Annotated[
@@ -216,6 +218,7 @@ class SnapshotRef(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     ref: Annotated[
@@ -234,6 +237,7 @@ class Modeled(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     modeled: Annotated[

@@ -17,6 +17,7 @@ class ComparePlannersInput(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     corpus_version: Annotated[

@@ -18,6 +18,7 @@ class Route(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -73,6 +74,7 @@ class App(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -150,6 +152,7 @@ class Fixture(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -226,6 +229,7 @@ class EnvironmentProfile(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -269,6 +273,7 @@ class Corpus(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     schema_version: Annotated[

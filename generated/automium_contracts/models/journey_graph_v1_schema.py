@@ -44,6 +44,7 @@ class Node(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -119,6 +120,7 @@ class Edge(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     from_: Annotated[
@@ -152,6 +154,7 @@ class JourneyGraph(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     schema_version: Annotated[

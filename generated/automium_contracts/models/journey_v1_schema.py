@@ -18,6 +18,7 @@ class NavigateStep(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -55,6 +56,7 @@ class ClickStep(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -88,6 +90,7 @@ class FillStep(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -129,6 +132,7 @@ class ClearStep(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -162,6 +166,7 @@ class SelectOptionStep(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -206,6 +211,7 @@ class CheckStep(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -239,6 +245,7 @@ class UncheckStep(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -272,6 +279,7 @@ class PressKeyStep(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -314,6 +322,7 @@ class HoverStep(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -358,6 +367,7 @@ class ScrollStep(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -404,6 +414,7 @@ class WaitForStep(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -450,6 +461,7 @@ class UploadFileStep(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -494,6 +506,7 @@ class GoBackStep(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -523,6 +536,7 @@ class VisibleAssertion(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -558,6 +572,7 @@ class HiddenAssertion(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -593,6 +608,7 @@ class TextEqualsAssertion(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -629,6 +645,7 @@ class TextContainsAssertion(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -668,6 +685,7 @@ class ValueEqualsAssertion(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -706,6 +724,7 @@ class RouteIsAssertion(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -745,6 +764,7 @@ class CountEqualsAssertion(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     id: Annotated[
@@ -792,6 +812,7 @@ class Recovery(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     max_attempts: Annotated[
@@ -824,6 +845,7 @@ class Journey(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     schema_version: Annotated[

@@ -13,5 +13,6 @@ class ListAppsInput(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )

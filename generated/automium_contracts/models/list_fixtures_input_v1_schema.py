@@ -15,6 +15,7 @@ class ListFixturesInput(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     app_id: Annotated[

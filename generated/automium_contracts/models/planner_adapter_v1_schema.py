@@ -28,6 +28,7 @@ class HistoryEntry(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     intent: Annotated[
@@ -54,6 +55,7 @@ class TokenUsage(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     input: Annotated[int, Field(description="Input tokens.", ge=0)]
@@ -67,6 +69,7 @@ class PlannerDecision(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     schema_version: Annotated[
@@ -140,6 +143,7 @@ class PlannerRequest(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     schema_version: Annotated[

@@ -17,6 +17,7 @@ class ReplayEvent(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     schema_version: Annotated[
@@ -72,7 +73,7 @@ class ReplayEvent(BaseModel):
         Field(description="The run's verdict, on the event that ends it."),
     ] = None
     payload: Annotated[
-        dict[Annotated[str, StringConstraints(pattern=r"^[a-z][A-Za-z0-9]*$", max_length=64)], str | float | bool],
+        dict[Annotated[str, StringConstraints(pattern=r"^[a-z][A-Za-z0-9]*$", max_length=64)], str | int | float | bool],
         Field(
             description="Event details: a flat map of names to strings, numbers or booleans.",
             max_length=64,

@@ -17,6 +17,7 @@ class ReplaySummaryInput(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     run_id: Annotated[

@@ -17,6 +17,7 @@ class RunSubmissionInput(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     journey_id: Annotated[

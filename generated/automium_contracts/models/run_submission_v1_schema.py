@@ -17,6 +17,7 @@ class RunSubmission(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     schema_version: Annotated[

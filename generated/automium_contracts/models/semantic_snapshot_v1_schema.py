@@ -16,6 +16,7 @@ class Viewport(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     width: Annotated[int, Field(description="Width in CSS pixels.", ge=200, le=7680)]
@@ -46,6 +47,7 @@ class SemanticNode(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     ref: Annotated[
@@ -80,6 +82,7 @@ class SemanticSnapshot(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     schema_version: Annotated[

@@ -36,6 +36,7 @@ class Problem(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     code: Annotated[ErrorCode, Field(description="Stable error code.")]
@@ -71,6 +72,7 @@ class ToolError(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        validate_by_name=True,
         frozen=True,
     )
     schema_version: Annotated[

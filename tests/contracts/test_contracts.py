@@ -1,0 +1,143 @@
+"""The contracts themselves: well-formed, strict, described, and matched by their models."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from pydantic import ValidationError
+from syrupy.assertion import SnapshotAssertion
+
+from automium.contracts import MODELS, bundled_schema, contract_names, to_document
+from automium.validation import check
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = sorted((ROOT / "contracts").glob("*.schema.json"))
+EXAMPLES = Path(__file__).parent / "examples"
+# Rules a pydantic model cannot carry (generated lists ignore uniqueItems; Literal[True]
+# accepts 1 by equality): the contract alone rejects these, and the boundary always checks
+# the contract first.
+SCHEMA_ONLY = ".schema-only"
+
+
+def _source(path: Path) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    return document
+
+
+def _subschemas(node: Any, where: str = "#") -> Iterator[tuple[str, dict[str, Any]]]:
+    if isinstance(node, dict):
+        yield where, node
+        for key, value in node.items():
+            yield from _subschemas(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _subschemas(value, f"{where}/{index}")
+
+
+def _examples(prefix: str) -> list[Path]:
+    return sorted(EXAMPLES.glob(f"*/{prefix}-*.json"))
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_every_contract_is_a_valid_2020_12_schema_with_an_id(path: Path) -> None:
+    schema = _source(path)
+    Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"].endswith("/" + path.name)
+    assert schema["title"]
+    assert schema["description"]
+
+
+def test_contract_ids_are_unique() -> None:
+    ids = [_source(p)["$id"] for p in SOURCES]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_every_object_forbids_extra_properties(path: Path) -> None:
+    loose = [
+        where
+        for where, node in _subschemas(_source(path))
+        if node.get("type") == "object"
+        # a typed map (additionalProperties is a schema) is explicit, not open
+        and not isinstance(node.get("additionalProperties"), dict)
+        and node.get("additionalProperties") is not False
+    ]
+    assert loose == []
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_every_property_and_definition_is_described(path: Path) -> None:
+    schema = _source(path)
+    undescribed = [
+        f"{where}/properties/{name}"
+        for where, node in _subschemas(schema)
+        if isinstance(node.get("properties"), dict)
+        for name, prop in node["properties"].items()
+        if "description" not in prop
+    ] + [f"#/$defs/{name}" for name, d in schema.get("$defs", {}).items() if "description" not in d]
+    assert undescribed == []
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_every_document_type_pins_its_schema_version(path: Path) -> None:
+    schema = _source(path)
+    documents = [schema] if "properties" in schema else []
+    documents += [
+        d for d in schema.get("$defs", {}).values() if "messageType" in d.get("properties", {})
+    ]
+    for document in documents:
+        version = document["properties"].get("schemaVersion", {})
+        # Inputs carry no schemaVersion, or an optional one: agents should not have to.
+        if "schemaVersion" in document.get("required", []) or version:
+            assert version["const"].startswith("automium.")
+            assert version["const"].endswith("/v1")
+
+
+def test_the_worked_journey_of_the_design_validates() -> None:
+    worked = json.loads((EXAMPLES / "journey.v1" / "valid-worked-example.json").read_text())
+    assert worked["id"] == "shop-lite.buy-one-mug"
+    assert check("journey.v1", worked) == []
+
+
+def test_every_contract_has_examples_of_each_required_kind() -> None:
+    for name in MODELS:
+        files = {p.name for p in (EXAMPLES / name).glob("*.json")}
+        assert any(f.startswith("valid-") for f in files), name
+        assert len([f for f in files if f.startswith("invalid-")]) >= 3, name
+        assert "invalid-extra-property.json" in files, name
+
+
+@pytest.mark.parametrize("path", _examples("valid"), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_valid_examples_pass_the_contract_and_round_trip_through_the_model(path: Path) -> None:
+    contract, text = path.parent.name, path.read_text("utf-8")
+    document = json.loads(text)
+    assert check(contract, document) == []
+    model = MODELS[contract].model_validate_json(text, strict=True)
+    assert json.dumps(to_document(model)) == json.dumps(document)
+
+
+@pytest.mark.parametrize("path", _examples("invalid"), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_invalid_examples_are_rejected_by_the_contract_and_the_model(path: Path) -> None:
+    contract, text = path.parent.name, path.read_text("utf-8")
+    assert check(contract, json.loads(text)) != []
+    if SCHEMA_ONLY not in path.name:
+        with pytest.raises(ValidationError):
+            MODELS[contract].model_validate_json(text, strict=True)
+
+
+@pytest.mark.parametrize("name", contract_names())
+def test_bundled_schema_snapshot(name: str, snapshot_json: SnapshotAssertion) -> None:
+    assert bundled_schema(name) == snapshot_json
+
+
+@pytest.mark.parametrize("name", contract_names())
+def test_bundled_schemas_are_self_contained(name: str) -> None:
+    refs = [n["$ref"] for _, n in _subschemas(bundled_schema(name)) if "$ref" in n]
+    assert all(ref.startswith("#/$defs/") for ref in refs)
+    Draft202012Validator.check_schema(dict(bundled_schema(name)))
