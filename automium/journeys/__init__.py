@@ -1,0 +1,14 @@
+"""Journey validation and compilation to a graph (the "control plane" of a run).
+
+A journey is checked against its contract and the corpus in one pass
+(:func:`validate_journey`), compiled to an acyclic graph (:func:`compile_journey`,
+:func:`build_graph`) and drawn for humans (:func:`render_mermaid`). Everything here is pure:
+no I/O, no clock, no randomness, so the same journey always compiles to the same graph.
+"""
+
+from automium.journeys.compiler import compile_journey
+from automium.journeys.graph import build_graph
+from automium.journeys.mermaid import render_mermaid
+from automium.journeys.validate import validate_journey
+
+__all__ = ["build_graph", "compile_journey", "render_mermaid", "validate_journey"]

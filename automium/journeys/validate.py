@@ -1,0 +1,133 @@
+"""Every problem of a journey document, found in one pass.
+
+The contract (``journey.v1``) is checked first; it knows shapes and vocabularies. What it
+cannot know is checked next, on the raw document: whether the app, fixture and routes exist
+in the corpus, whether ids are unique, whether assertions name real steps, and whether
+uploaded files belong to the journey's app. Those checks run only where the document has
+the right shape, and never at a path the contract already reported, so an agent gets one
+problem per thing to fix.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from automium import corpus
+from automium.contracts import ErrorCode
+from automium.errors import Problem, pointer
+from automium.validation import check
+
+_FILE_REF_APP = re.compile(r"^file:([a-z0-9-]+)/")
+
+
+def validate_journey(document: object) -> tuple[Problem, ...]:
+    """Every problem of ``document`` as a ``journey.v1`` journey of the corpus (empty: valid).
+
+    Problems come in the order :class:`~automium.errors.AutomiumError` reports them.
+    """
+    schema_problems = check("journey.v1", document, corpus.vocabularies())
+    reported = {p.path for p in schema_problems}
+    corpus_problems = [p for p in _semantic_problems(document) if p.path not in reported]
+    return tuple(sorted([*schema_problems, *corpus_problems], key=_document_order))
+
+
+def _document_order(problem: Problem) -> tuple[tuple[int, int | str], ...]:
+    # The order AutomiumError sorts by, so validating and compiling list problems alike.
+    parts = problem.path.split("/")[1:]
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in parts)
+
+
+def _semantic_problems(document: object) -> Iterator[Problem]:
+    if not isinstance(document, dict):
+        return
+    app_id = document.get("appId")
+    app_problem = corpus.app_problem(app_id, "/appId")
+    if app_problem is not None:
+        yield app_problem
+    fixture_id = document.get("fixtureId")
+    # When fixtureId is missing this lands on a path the contract reported, and is dropped.
+    if fixture_problem := corpus.fixture_problem(fixture_id, app_id, "/fixtureId"):
+        yield fixture_problem
+    steps = _objects(document.get("steps"))
+    assertions = _objects(document.get("assertions"))
+    # Route and file checks need a known app; with an unknown one they would only echo it.
+    if app_problem is None and isinstance(app_id, str):
+        yield from _route_problems(app_id, steps, assertions)
+        yield from _file_ref_problems(app_id, steps)
+    yield from _duplicate_ids("steps", steps)
+    yield from _duplicate_ids("assertions", assertions)
+    if isinstance(document.get("steps"), list):
+        yield from _after_step_problems(steps, assertions)
+
+
+def _objects(items: object) -> list[tuple[int, dict[str, Any]]]:
+    """The ``(index, item)`` pairs of a list that are objects; anything else is skipped."""
+    if not isinstance(items, list):
+        return []
+    return [(i, item) for i, item in enumerate(items) if isinstance(item, dict)]
+
+
+def _route_problems(
+    app_id: str,
+    steps: list[tuple[int, dict[str, Any]]],
+    assertions: list[tuple[int, dict[str, Any]]],
+) -> Iterator[Problem]:
+    for section, items, tag, value in (
+        ("steps", steps, "intent", "navigate"),
+        ("assertions", assertions, "kind", "route_is"),
+    ):
+        for i, item in items:
+            if item.get(tag) == value and "route" in item:
+                path = pointer(section, i, "route")
+                if problem := corpus.route_problem(app_id, item["route"], path):
+                    yield problem
+
+
+def _file_ref_problems(app_id: str, steps: list[tuple[int, dict[str, Any]]]) -> Iterator[Problem]:
+    for i, step in steps:
+        file_ref = step.get("fileRef")
+        if step.get("intent") != "upload_file" or not isinstance(file_ref, str):
+            continue
+        match = _FILE_REF_APP.match(file_ref)
+        if match is not None and match.group(1) != app_id:
+            yield Problem(
+                ErrorCode.INVALID_INPUT,
+                f"{file_ref!r} is a file of app {match.group(1)!r}, but this journey runs "
+                f'against {app_id!r}; upload a file of that app, "file:{app_id}/<name>"',
+                pointer("steps", i, "fileRef"),
+            )
+
+
+def _duplicate_ids(section: str, items: list[tuple[int, dict[str, Any]]]) -> Iterator[Problem]:
+    seen: set[str] = set()
+    for i, item in items:
+        item_id = item.get("id")
+        if not isinstance(item_id, str):
+            continue
+        if item_id in seen:
+            what = "step" if section == "steps" else "assertion"
+            yield Problem(
+                ErrorCode.INVALID_INPUT,
+                f"{what} id {item_id!r} is already used by an earlier {what}; "
+                f"give every {what} its own id",
+                pointer(section, i, "id"),
+            )
+        seen.add(item_id)
+
+
+def _after_step_problems(
+    steps: list[tuple[int, dict[str, Any]]], assertions: list[tuple[int, dict[str, Any]]]
+) -> Iterator[Problem]:
+    step_ids = tuple(dict.fromkeys(s["id"] for _, s in steps if isinstance(s.get("id"), str)))
+    for i, assertion in assertions:
+        after = assertion.get("afterStep")
+        if isinstance(after, str) and after not in step_ids:
+            yield Problem(
+                ErrorCode.INVALID_INPUT,
+                f"afterStep {after!r} names no step of this journey; "
+                "use the id of the step after which the assertion is checked",
+                pointer("assertions", i, "afterStep"),
+                step_ids,
+            )
