@@ -1,0 +1,182 @@
+"""``automium demo``: a real MCP session over stdio, printed as a transcript.
+
+It starts ``automium serve`` as a subprocess, connects as an MCP client and walks the
+product spec's developer-experience path in order, then makes one deliberate mistake to
+show the error an agent gets. It exits 0 only if every step behaved as expected.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import anyio
+from mcp import Client, StdioServerParameters, types
+
+PLANNER = {"id": "claude-default", "vendor": "anthropic", "model": "claude-sonnet-4"}
+FIXTURE = "shop-lite.returning-buyer"
+
+
+def _server_parameters(log_level: str) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "automium.mcp_server", "--log-level", log_level],
+    )
+
+
+class _Transcript:
+    def __init__(self, out: Callable[[str], None]) -> None:
+        self.out = out
+        self.failures: list[str] = []
+        self.step = 0
+
+    def ask(self, what: str) -> None:
+        self.step += 1
+        self.out(f"\n{self.step}. {what}")
+
+    def saw(self, text: str) -> None:
+        for line in text.splitlines():
+            self.out(f"   <- {line}")
+
+    def expect(self, ok: bool, what: str) -> None:
+        self.out(f"   {'ok' if ok else 'UNEXPECTED'}: {what}")
+        if not ok:
+            self.failures.append(f"step {self.step}: {what}")
+
+
+def _json(result: types.ReadResourceResult) -> Any:
+    content = result.contents[0]
+    return json.loads(content.text if isinstance(content, types.TextResourceContents) else "{}")
+
+
+def _text(result: types.CallToolResult) -> str:
+    first = result.content[0] if result.content else None
+    return first.text if isinstance(first, types.TextContent) else ""
+
+
+async def _walk(client: Client, t: _Transcript) -> None:
+    t.ask("read automium://apps")
+    apps = _json(await client.read_resource("automium://apps"))
+    t.saw(f"{len(apps['apps'])} apps: {', '.join(a['id'] for a in apps['apps'])}")
+    t.expect(len(apps["apps"]) == 5, "five owned benchmark apps")
+
+    t.ask("read automium://fixtures")
+    fixtures = _json(await client.read_resource("automium://fixtures"))
+    t.saw(f"{len(fixtures['fixtures'])} fixtures, e.g. {FIXTURE}")
+    t.expect(any(f["id"] == FIXTURE for f in fixtures["fixtures"]), f"{FIXTURE} is listed")
+
+    t.ask(f"get prompt draft_journey(appId=shop-lite, fixtureId={FIXTURE})")
+    goal = "Buy one mug and see the order confirmation"
+    prompt = await client.get_prompt(
+        "draft_journey", {"appId": "shop-lite", "fixtureId": FIXTURE, "goal": goal}
+    )
+    content = prompt.messages[0].content
+    text = content.text if isinstance(content, types.TextContent) else ""
+    t.saw(text.splitlines()[0])
+    journey = json.loads(text.split("```json", 1)[1].split("```", 1)[0])
+    t.expect("order-confirmation" in text, "the prompt lists the app's routes and an example")
+
+    t.ask(f"call automium_compile_journey({journey['id']})")
+    compiled = await client.call_tool("automium_compile_journey", journey)
+    t.saw(_text(compiled))
+    t.expect(not compiled.is_error, "the journey compiles")
+
+    t.ask("call automium_create_run_submission")
+    submission = await client.call_tool(
+        "automium_create_run_submission",
+        {
+            "journeyId": journey["id"],
+            "appId": "shop-lite",
+            "fixtureId": FIXTURE,
+            "planner": PLANNER,
+            "environmentProfileId": "desktop-1280x720",
+        },
+    )
+    run = submission.structured_content or {}
+    t.saw(_text(submission))
+    t.expect(run.get("modeled", {}).get("executed") is False, "the run is modeled, not executed")
+
+    t.ask("call automium_get_replay_summary (verdict failed, 1 retry)")
+    summary = await client.call_tool(
+        "automium_get_replay_summary",
+        {
+            "runId": run.get("runId", ""),
+            "verdict": "failed",
+            "retryCount": 1,
+            "artifactManifestRef": run.get("artifactManifestRef", ""),
+        },
+    )
+    t.saw(_text(summary))
+    t.expect(not summary.is_error, "a failed run needs the full evidence set")
+
+    t.ask("call automium_get_artifact_manifest")
+    manifest = await client.call_tool(
+        "automium_get_artifact_manifest",
+        {
+            "runId": run.get("runId", ""),
+            "root": "artifacts/shop-lite/returning-buyer",
+            "entries": [
+                {
+                    "kind": "screenshot",
+                    "path": "steps/pay/after.png",
+                    "contentType": "image/png",
+                    "sizeBytes": 48213,
+                    "stepId": "pay",
+                },
+                {
+                    "kind": "replay-log",
+                    "path": "replay.jsonl",
+                    "contentType": "application/jsonl",
+                    "sizeBytes": 9120,
+                },
+            ],
+        },
+    )
+    t.saw(_text(manifest))
+    t.expect(not manifest.is_error, "relative paths under the root are accepted")
+
+    t.ask("call automium_compare_planners (2 planners x 2 apps x 3 repetitions)")
+    report = await client.call_tool(
+        "automium_compare_planners",
+        {
+            "corpusVersion": "2026.1",
+            "appIds": ["shop-lite", "todo-mvc"],
+            "planners": [PLANNER, {"id": "gpt", "vendor": "openai", "model": "gpt-5"}],
+            "repetitions": 3,
+        },
+    )
+    t.saw(_text(report))
+    t.expect(not report.is_error, "a modeled comparison report")
+
+    t.ask("a deliberate mistake: compile with intent 'teleport' in steps[2]")
+    broken = {**journey, "steps": [*journey["steps"]]}
+    broken["steps"][2] = {"id": "warp", "intent": "teleport", "route": "cart"}
+    error = await client.call_tool("automium_compile_journey", broken)
+    t.saw(_text(error))
+    document = error.structured_content or {}
+    t.expect(
+        bool(error.is_error)
+        and document.get("code") == "unsupported_intent"
+        and document.get("path") == "/steps/2/intent",
+        "unsupported_intent at /steps/2/intent, with the allowed intents",
+    )
+
+
+async def _run(log_level: str, out: Callable[[str], None]) -> int:
+    t = _Transcript(out)
+    out("Automium demo: an MCP client talking to `automium serve` over stdio.")
+    async with Client(_server_parameters(log_level)) as client:
+        info = client.server_info
+        out(f"connected: {info.name} {info.version}" if info else "connected")
+        await _walk(client, t)
+    if t.failures:
+        out("\nDemo FAILED:\n" + "\n".join(f"- {f}" for f in t.failures))
+        return 1
+    out(f"\nDemo passed: {t.step} steps behaved as expected. Nothing was executed.")
+    return 0
+
+
+def run_demo(log_level: str = "WARNING", out: Callable[[str], None] = print) -> int:
+    return anyio.run(_run, log_level, out)

@@ -1,0 +1,51 @@
+"""Domain errors -> MCP results, in one place.
+
+A refused tool call is a *result* (``isError: true``) whose structuredContent is the
+``tool-error.v1`` document, so an agent reads the code, path and allowed values and tries
+again. Refused resource and prompt requests are JSON-RPC ``-32602`` errors whose ``data``
+carries the same document. Anything unexpected becomes a bare ``-32603``: the traceback
+goes to stderr, never to the client.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+
+from mcp import MCPError, types
+
+from automium.contracts import ErrorCode, to_document
+from automium.errors import AutomiumError
+
+log = logging.getLogger("automium.mcp")
+
+
+def tool_error_result(error: AutomiumError) -> types.CallToolResult:
+    document = to_document(error.to_tool_error())
+    extra = len(error.problems) - 1
+    more = f" (and {extra} more problem{'s' if extra > 1 else ''})" if extra else ""
+    where = f" at {error.problems[0].path}" if error.problems[0].path else ""
+    return types.CallToolResult(
+        content=[
+            types.TextContent(
+                type="text", text=f"Error {error.code}{where}: {error.message}{more}"
+            ),
+            types.TextContent(type="text", text=json.dumps(document, ensure_ascii=False)),
+        ],
+        structured_content=document,
+        is_error=True,
+    )
+
+
+def invalid_params(
+    code: ErrorCode, message: str, allowed: Sequence[str] = (), path: str = ""
+) -> MCPError:
+    """A JSON-RPC -32602 whose data is a ``tool-error.v1`` document."""
+    error = AutomiumError.single(code, message, path, allowed)
+    return MCPError(types.INVALID_PARAMS, message, to_document(error.to_tool_error()))
+
+
+def internal_error(what: str) -> MCPError:
+    log.exception("unexpected failure in %s", what)
+    return MCPError(types.INTERNAL_ERROR, "Internal error; the request was not processed.")

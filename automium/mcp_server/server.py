@@ -1,0 +1,111 @@
+"""The composition root: ``build_server()`` wires the v1 tables into an SDK server.
+
+Every handler delegates to its table module and converts failures in one place; nothing is
+built at import time.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from mcp import MCPError, types
+from mcp.server import Server, ServerRequestContext
+
+from automium import __version__
+from automium.errors import AutomiumError
+from automium.mcp_server import prompts, resources, tools
+from automium.mcp_server.errors import internal_error, tool_error_result
+
+log = logging.getLogger("automium.mcp")
+
+INSTRUCTIONS = (
+    "Automium v1 is model-only browser QA. Read automium://apps and automium://fixtures, "
+    "draft a journey (prompt draft_journey), compile it (automium_compile_journey), then "
+    "model a run, its replay summary and artifact manifest, and compare planners. Every "
+    "tool is read-only and deterministic; nothing is ever executed. Errors carry a code, a "
+    "JSON path and the allowed values."
+)
+
+
+async def _list_tools(
+    _ctx: ServerRequestContext, _params: types.PaginatedRequestParams | None
+) -> types.ListToolsResult:
+    return tools.list_tools_result()
+
+
+async def _call_tool(
+    _ctx: ServerRequestContext, params: types.CallToolRequestParams
+) -> types.CallToolResult:
+    log.debug("tools/call %s", params.name)
+    try:
+        summary, document = tools.call(params.name, params.arguments)
+    except AutomiumError as exc:
+        return tool_error_result(exc)
+    except Exception:
+        raise internal_error(f"tools/call {params.name[:100]}") from None
+    return tools.success_result(summary, document)
+
+
+async def _list_resources(
+    _ctx: ServerRequestContext, _params: types.PaginatedRequestParams | None
+) -> types.ListResourcesResult:
+    return resources.list_resources_result()
+
+
+async def _read_resource(
+    _ctx: ServerRequestContext, params: types.ReadResourceRequestParams
+) -> types.ReadResourceResult:
+    try:
+        return resources.read(str(params.uri))
+    except MCPError:
+        raise
+    except Exception:
+        raise internal_error("resources/read") from None
+
+
+async def _list_prompts(
+    _ctx: ServerRequestContext, _params: types.PaginatedRequestParams | None
+) -> types.ListPromptsResult:
+    return prompts.list_prompts_result()
+
+
+async def _get_prompt(
+    _ctx: ServerRequestContext, params: types.GetPromptRequestParams
+) -> types.GetPromptResult:
+    try:
+        return prompts.get(params.name, params.arguments)
+    except MCPError:
+        raise
+    except Exception:
+        raise internal_error(f"prompts/get {params.name[:100]}") from None
+
+
+async def _complete(
+    _ctx: ServerRequestContext, params: types.CompleteRequestParams
+) -> types.CompleteResult:
+    values: list[str] = []
+    if isinstance(params.ref, types.PromptReference):
+        context = (params.context.arguments if params.context else None) or {}
+        values = prompts.complete(
+            params.ref.name, params.argument.name, params.argument.value, context
+        )
+    return types.CompleteResult(
+        completion=types.Completion(values=values[:100], total=len(values), has_more=False)
+    )
+
+
+def build_server() -> Server:
+    """A ready-to-run Automium MCP server (not started)."""
+    return Server(
+        "automium",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        on_list_tools=_list_tools,
+        on_call_tool=_call_tool,
+        on_list_resources=_list_resources,
+        on_read_resource=_read_resource,
+        on_list_prompts=_list_prompts,
+        on_get_prompt=_get_prompt,
+        on_completion=_complete,
+        get_tool_input_schema=tools.input_schema_for,
+    )
