@@ -1,0 +1,35 @@
+"""Benchmark runner: trials -> metrics -> planner comparison report.
+
+``trials`` holds the one record the metrics read; ``model`` draws modeled trials
+deterministically; ``runner`` enumerates a comparison's trials; ``metrics`` aggregates any
+trials (modeled or recorded); ``report`` checks a request and assembles the report.
+"""
+
+from automium.benchmark.metrics import metrics_for, pass_hat_k
+from automium.benchmark.model import ASSUMPTIONS, trial_seed
+from automium.benchmark.report import (
+    NOTICE,
+    REPETITIONS_CAP,
+    compare_planners,
+    normalized_repetitions,
+    planner_reports,
+    request_problems,
+)
+from automium.benchmark.runner import run_trials
+from automium.benchmark.trials import Trial, TrialError
+
+__all__ = [
+    "ASSUMPTIONS",
+    "NOTICE",
+    "REPETITIONS_CAP",
+    "Trial",
+    "TrialError",
+    "compare_planners",
+    "metrics_for",
+    "normalized_repetitions",
+    "pass_hat_k",
+    "planner_reports",
+    "request_problems",
+    "run_trials",
+    "trial_seed",
+]
