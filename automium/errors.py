@@ -26,8 +26,8 @@ def pointer(*parts: str | int) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-def _pointer_key(path: str) -> tuple[tuple[int, int | str], ...]:
-    # Document order for arrays: "/steps/10" sorts after "/steps/9".
+def pointer_key(path: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key putting JSON Pointers in document order ("/steps/10" after "/steps/9")."""
     return tuple((0, int(p)) if p.isdigit() else (1, p) for p in path.split("/")[1:])
 
 
@@ -48,7 +48,7 @@ class AutomiumError(Exception):
         unique = dict.fromkeys(problems)
         if not unique:
             raise ValueError("an AutomiumError needs at least one problem")
-        ordered = sorted(unique, key=lambda p: _pointer_key(p.path))
+        ordered = sorted(unique, key=lambda p: pointer_key(p.path))
         self.problems: tuple[Problem, ...] = tuple(ordered[:_MAX_PROBLEMS])
         super().__init__(self.problems[0].message)
 

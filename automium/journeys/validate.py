@@ -16,7 +16,7 @@ from typing import Any
 
 from automium import corpus
 from automium.contracts import ErrorCode
-from automium.errors import Problem, pointer
+from automium.errors import Problem, pointer, pointer_key
 from automium.validation import check
 
 _FILE_REF_APP = re.compile(r"^file:([a-z0-9-]+)/")
@@ -27,16 +27,19 @@ def validate_journey(document: object) -> tuple[Problem, ...]:
 
     Problems come in the order :class:`~automium.errors.AutomiumError` reports them.
     """
-    schema_problems = check("journey.v1", document, corpus.vocabularies())
+    schema_problems = check("journey.v1", document, _vocabularies(document))
     reported = {p.path for p in schema_problems}
     corpus_problems = [p for p in _semantic_problems(document) if p.path not in reported]
-    return tuple(sorted([*schema_problems, *corpus_problems], key=_document_order))
+    return tuple(sorted([*schema_problems, *corpus_problems], key=lambda p: pointer_key(p.path)))
 
 
-def _document_order(problem: Problem) -> tuple[tuple[int, int | str], ...]:
-    # The order AutomiumError sorts by, so validating and compiling list problems alike.
-    parts = problem.path.split("/")[1:]
-    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in parts)
+def _vocabularies(document: object) -> dict[str, tuple[str, ...]]:
+    """The corpus's allowed values, plus the app's route ids once the app is known."""
+    vocabularies = corpus.vocabularies()
+    app_id = document.get("appId") if isinstance(document, dict) else None
+    if isinstance(app_id, str) and corpus.app_problem(app_id, "") is None:
+        vocabularies["RouteId"] = corpus.route_ids(app_id)
+    return vocabularies
 
 
 def _semantic_problems(document: object) -> Iterator[Problem]:

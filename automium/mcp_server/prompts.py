@@ -7,6 +7,7 @@ data is a ``tool-error.v1`` document (never the SDK's default code 0).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -124,6 +125,11 @@ Automium v1 is model-only: unless the evidence above came from a real run, do no
 live browser evidence — say the conclusion is drawn from modeled outputs."""
 
 
+def _slug(text: str) -> str:
+    # A planner id the contract accepts (lowercase letters, digits, ".", "_", "-").
+    return re.sub(r"[^a-z0-9._-]+", "-", text.strip().lower()).strip("-._") or "planner"
+
+
 def _planners(text: str) -> list[dict[str, str]]:
     """``vendor/model`` pairs, comma-separated (ids derived), or a JSON array of references."""
     if text.lstrip().startswith("["):
@@ -137,8 +143,7 @@ def _planners(text: str) -> list[dict[str, str]]:
         pairs = [item.strip().split("/", 1) for item in text.split(",") if item.strip()]
         if pairs and all(len(p) == 2 and all(part.strip() for part in p) for p in pairs):
             return [
-                {"id": f"{v.strip()}-{m.strip()}".lower(), "vendor": v.strip(), "model": m.strip()}
-                for v, m in pairs
+                {"id": _slug(f"{v}-{m}"), "vendor": v.strip(), "model": m.strip()} for v, m in pairs
             ]
     raise invalid_params(
         ErrorCode.MALFORMED_PLANNER_METADATA,

@@ -159,7 +159,7 @@ def unknown_tool(name: str) -> AutomiumError:
     )
 
 
-def call(name: str, arguments: Mapping[str, Any] | None) -> tuple[str, dict[str, Any]]:
+def call(name: str, arguments: object) -> tuple[str, dict[str, Any]]:
     """Run tool ``name``: its one-line summary and its output document.
 
     Raises :class:`AutomiumError` for an unknown tool or a refused input.
@@ -167,7 +167,7 @@ def call(name: str, arguments: Mapping[str, Any] | None) -> tuple[str, dict[str,
     tool = TOOLS_BY_NAME.get(name)
     if tool is None:
         raise unknown_tool(name)
-    document = to_document(tool.operation.run(dict(arguments or {})))
+    document = to_document(tool.operation.run({} if arguments is None else arguments))
     summary = tool.summary(document)
     if "modeled" in document:
         summary += " " + NOT_EXECUTED

@@ -1,0 +1,118 @@
+"""Prompts: real corpus data in the guidance; clear -32602 errors; argument completion."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client, MCPError
+from mcp import types as mcp_types
+from syrupy.assertion import SnapshotAssertion
+
+from automium.mcp_server import build_server
+from tests.server.cases import PROMPT_CALLS, PROMPT_ERRORS
+from tests.server.conftest import wire
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_prompts_list_matches_its_snapshot(
+    legacy: Client, snapshot_json: SnapshotAssertion
+) -> None:
+    listed = await legacy.list_prompts()
+    assert [p.name for p in listed.prompts] == [
+        "draft_journey",
+        "debug_failed_run",
+        "compare_planner_backends",
+    ]
+    assert wire(listed) == snapshot_json
+
+
+@pytest.mark.parametrize("case", PROMPT_CALLS)
+async def test_every_prompt_renders_like_its_snapshot(
+    legacy: Client, case: str, snapshot: SnapshotAssertion
+) -> None:
+    name, arguments = PROMPT_CALLS[case]
+    result = await legacy.get_prompt(name, arguments)
+    assert len(result.messages) == 1
+    assert result.messages[0].role == "user"
+    assert result.messages[0].content.text == snapshot  # type: ignore[union-attr]
+
+
+async def test_draft_journey_is_filled_with_the_apps_routes_intents_and_an_example(
+    client: Client,
+) -> None:
+    name, arguments = PROMPT_CALLS["draft_journey"]
+    text = (await client.get_prompt(name, arguments)).messages[0].content.text  # type: ignore[union-attr]
+    for expected in (
+        "order-confirmation",
+        "select_option",
+        "text_contains",
+        "shop-lite.buy-one-mug",
+    ):
+        assert expected in text
+
+
+async def test_debug_failed_run_names_the_failure_classes_and_lanes(client: Client) -> None:
+    name, arguments = PROMPT_CALLS["debug_failed_run"]
+    text = (await client.get_prompt(name, arguments)).messages[0].content.text  # type: ignore[union-attr]
+    for expected in ("product_issue", "policy_denial", "runtime_gap", "planner", "worker"):
+        assert expected in text
+
+
+@pytest.mark.parametrize("case", PROMPT_CALLS)
+async def test_both_protocol_eras_render_the_same_prompt(legacy: Client, case: str) -> None:
+    name, arguments = PROMPT_CALLS[case]
+    async with Client(build_server(), mode="auto") as newest:
+        assert wire(await newest.get_prompt(name, arguments)) == wire(
+            await legacy.get_prompt(name, arguments)
+        )
+
+
+@pytest.mark.parametrize("case", PROMPT_ERRORS)
+async def test_a_refused_prompt_is_invalid_params_with_a_tool_error_document(
+    client: Client, case: str
+) -> None:
+    name, arguments, code = PROMPT_ERRORS[case]
+    with pytest.raises(MCPError) as raised:
+        await client.get_prompt(name, arguments)
+    assert raised.value.code == -32602
+    assert raised.value.data["code"] == code
+
+
+@pytest.mark.parametrize(
+    ("prompt", "argument", "value", "context", "expected"),
+    [
+        ("draft_journey", "appId", "sh", None, ["shop-lite"]),
+        (
+            "draft_journey",
+            "appId",
+            "",
+            None,
+            ["todo-mvc", "shop-lite", "admin-console", "helpdesk", "bank-sandbox"],
+        ),
+        (
+            "draft_journey",
+            "fixtureId",
+            "",
+            {"appId": "bank-sandbox"},
+            ["bank-sandbox.two-accounts", "bank-sandbox.locked-account"],
+        ),
+        ("draft_journey", "fixtureId", "todo", None, ["todo-mvc.empty", "todo-mvc.three-items"]),
+        ("debug_failed_run", "verdict", "f", None, ["failed"]),
+        ("compare_planner_backends", "appIds", "shop-lite,to", None, ["shop-lite,todo-mvc"]),
+        ("draft_journey", "goal", "", None, []),
+    ],
+)
+async def test_completion_offers_app_ids_fixture_ids_and_verdicts(
+    client: Client,
+    prompt: str,
+    argument: str,
+    value: str,
+    context: dict[str, str] | None,
+    expected: list[str],
+) -> None:
+    result = await client.complete(
+        mcp_types.PromptReference(type="ref/prompt", name=prompt),
+        {"name": argument, "value": value},
+        context_arguments=context,
+    )
+    assert result.completion.values == expected

@@ -1,0 +1,79 @@
+"""End to end over a real stdio subprocess, as an agent launches the server."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import anyio.to_thread
+import pytest
+from mcp import Client, StdioServerParameters
+
+from automium import __version__
+from automium.mcp_server.demo import run_demo
+from tests.server.cases import TOOL_CALLS
+
+pytestmark = pytest.mark.anyio
+
+SERVER = StdioServerParameters(command=sys.executable, args=["-m", "automium.mcp_server"])
+
+
+async def test_a_session_over_stdio_lists_and_calls_every_tool() -> None:
+    async with Client(SERVER) as client:
+        assert len((await client.list_tools()).tools) == 7
+        for name, arguments in TOOL_CALLS.values():
+            result = await client.call_tool(name, arguments)  # the client checks outputSchema
+            assert not result.is_error, name
+        assert len((await client.list_resources()).resources) == 6
+
+
+async def test_the_handshake_era_works_over_stdio_too() -> None:
+    async with Client(SERVER, mode="legacy") as client:
+        assert client.protocol_version == "2025-11-25"
+        listed = await client.list_prompts()
+        assert listed.prompts[0].name == "draft_journey"
+
+
+async def test_the_developer_experience_path_runs_in_order_as_the_demo_does() -> None:
+    lines: list[str] = []
+    assert await run_demo_async(lines) == 0
+    steps = [line for line in lines if line[:2].strip().rstrip(".").isdigit()]
+    assert [s.split(". ", 1)[1].split(" ")[0:2] for s in steps] == [
+        ["read", "automium://apps"],
+        ["read", "automium://fixtures"],
+        ["get", "prompt"],
+        ["call", "automium_compile_journey(shop-lite.buy-one-mug)"],
+        ["call", "automium_create_run_submission"],
+        ["call", "automium_get_replay_summary"],
+        ["call", "automium_get_artifact_manifest"],
+        ["call", "automium_compare_planners"],
+        ["a", "deliberate"],
+    ]
+    assert not any("UNEXPECTED" in line for line in lines)
+
+
+async def run_demo_async(lines: list[str]) -> int:
+    # run_demo owns its event loop; run it in a worker thread of this one.
+    return await anyio.to_thread.run_sync(lambda: run_demo(out=lines.append))
+
+
+def test_the_cli_prints_its_version() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "automium.cli", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (result.returncode, result.stdout.strip()) == (0, f"automium {__version__}")
+
+
+def test_serve_exits_cleanly_when_stdin_closes_and_writes_nothing_else() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "automium.mcp_server"],
+        input=b"",
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+    assert (result.returncode, result.stdout) == (0, b"")
+    assert b"Traceback" not in result.stderr
