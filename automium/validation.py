@@ -86,10 +86,13 @@ def _validator(contract: str) -> Validator:
 def check(contract: str, document: Any, vocabularies: Vocabularies | None = None) -> list[Problem]:
     """Every problem of ``document`` against the bundled ``contract`` (empty when valid)."""
     explainer = _Explainer(bundled_schema(contract), vocabularies or {})
-    problems: dict[Problem, None] = {}  # jsonschema reports each missing property once per list
+    # One problem per (code, path): jsonschema reports a missing property once per entry of
+    # "required", and "" breaks both minLength and a "\\S" pattern; the first explains it.
+    problems: dict[tuple[str, str], Problem] = {}
     for error in _validator(contract).iter_errors(document):
-        problems.update(dict.fromkeys(explainer.explain(error)))
-    return list(problems)
+        for problem in explainer.explain(error):
+            problems.setdefault((problem.code, problem.path), problem)
+    return list(problems.values())
 
 
 def parse(

@@ -1,10 +1,11 @@
 """The one rule for artifact paths: a relative POSIX path that stays under the root.
 
-A path is refused when any of its spellings — as given, percent-decoded, or NFKC-folded
-(so full-width dots become a "..") — is absolute, a UNC or drive path, carries a URL scheme
-or a home "~", contains backslashes, control characters, or ".", ".." or empty segments,
-or is too long. Refusing every non-canonical form (rather than normalising it) means a
-path that is accepted is exactly the path that gets stored: it cannot escape the root.
+A path is refused when any of its spellings — as given, percent-decoded, NFKC-folded (so
+full-width dots become a ".."), or both in either order (so a half full-width "%2e" becomes
+a ".") — is absolute, a UNC or drive path, carries a URL scheme or a home "~", contains
+backslashes, control characters, or ".", ".." or empty segments, or is too long. Refusing
+every non-canonical form (rather than normalising it) means a path that is accepted is
+exactly the path that gets stored: it cannot escape the root.
 """
 
 from __future__ import annotations
@@ -50,7 +51,10 @@ def path_problem(path: str, where: str) -> Problem | None:
     elif len(path.encode("utf-8")) > MAX_PATH_LENGTH:
         reason = f"is longer than {MAX_PATH_LENGTH} bytes"
     else:
-        spellings = dict.fromkeys((path, unquote(path), unicodedata.normalize("NFKC", path)))
+        decoded, folded = unquote(path), unicodedata.normalize("NFKC", path)
+        spellings = dict.fromkeys(
+            (path, decoded, folded, unquote(folded), unicodedata.normalize("NFKC", decoded))
+        )
         reason = next(filter(None, map(_rule_broken, spellings)), None)
     if reason is None:
         return None

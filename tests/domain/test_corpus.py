@@ -1,0 +1,372 @@
+"""The owned benchmark corpus v1: it is exactly the corpus of the design, it satisfies its
+own contract, every reference in it resolves, and every lookup refuses with a stable code."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from importlib import resources
+from typing import Any
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from automium import corpus
+from automium.contracts import ErrorCode, Journey, to_document
+from automium.errors import AutomiumError
+from automium.journeys import compile_journey
+from automium.validation import check
+
+# --- the corpus of DESIGN.md "Corpus v1", written out ---------------------------------------
+
+APPS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "todo-mvc": ("static-bundle", ("forms", "list-editing", "keyboard", "local-storage")),
+    "shop-lite": (
+        "local-container",
+        ("auth", "search", "forms", "cart", "checkout", "pagination"),
+    ),
+    "admin-console": (
+        "local-container",
+        ("auth", "tables", "filters", "modals", "file-upload", "role-based-access"),
+    ),
+    "helpdesk": ("local-container", ("auth", "rich-text", "multi-step-forms", "notifications")),
+    "bank-sandbox": (
+        "local-container",
+        ("auth", "one-time-codes", "iframes", "confirmation-dialogs", "tables"),
+    ),
+}
+ROUTES: dict[str, tuple[str, ...]] = {
+    "todo-mvc": ("all", "active", "completed"),
+    "shop-lite": (
+        "home",
+        "login",
+        "search",
+        "product",
+        "cart",
+        "checkout",
+        "order-confirmation",
+        "orders",
+    ),
+    "admin-console": ("login", "dashboard", "users", "user-detail", "settings", "audit-log"),
+    "helpdesk": ("login", "inbox", "ticket", "new-ticket", "reports"),
+    "bank-sandbox": (
+        "login",
+        "accounts",
+        "transfer",
+        "transfer-review",
+        "transfer-receipt",
+        "statements",
+    ),
+}
+FIXTURES: dict[str, tuple[str, ...]] = {
+    "todo-mvc": ("todo-mvc.empty", "todo-mvc.three-items"),
+    "shop-lite": ("shop-lite.guest-empty-cart", "shop-lite.returning-buyer"),
+    "admin-console": ("admin-console.admin-user", "admin-console.read-only-auditor"),
+    "helpdesk": ("helpdesk.agent-open-queue", "helpdesk.customer-new"),
+    "bank-sandbox": ("bank-sandbox.two-accounts", "bank-sandbox.locked-account"),
+}
+PROFILES = ("desktop-1280x720", "mobile-390x844")
+
+ALL_FIXTURES = [f for ids in FIXTURES.values() for f in ids]
+REFERENCE_IDS = [j.id for j in corpus.reference_journeys()]
+
+# Shapes of things that must never be in checked-in data: credentials, keys, tokens.
+SECRET_LIKE = (
+    re.compile(r"(?i)\b(password|passwd|pwd|secret|token|api[_-]?key)\s*[:=]"),
+    re.compile(r"[A-Za-z0-9+]{32,}={0,2}"),  # long base64 or hex blobs
+    re.compile(r"\b(sk|pk|ghp|xox[abp])[-_][A-Za-z0-9]{8,}"),
+    re.compile(r"://[^/\s:@]*:[^/\s@]*@"),  # user:password@host
+    re.compile(r"-----BEGIN [A-Z ]+-----"),
+)
+
+
+def raw_corpus() -> dict[str, Any]:
+    """The checked-in package data, exactly as shipped (not through the loader)."""
+    data = resources.files("automium.corpus") / "data" / "corpus.v1.json"
+    document: dict[str, Any] = json.loads(data.read_text("utf-8"))
+    return document
+
+
+def strings_in(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from strings_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings_in(item)
+
+
+def journey_routes(journey: Journey) -> list[tuple[str, str]]:
+    """Every (JSON path, route id) a journey names: navigate steps and route_is assertions."""
+    document = to_document(journey)
+    named = [
+        (f"/steps/{i}/route", s["route"])
+        for i, s in enumerate(document["steps"])
+        if s["intent"] == "navigate"
+    ]
+    named += [
+        (f"/assertions/{i}/route", a["route"])
+        for i, a in enumerate(document["assertions"])
+        if a["kind"] == "route_is"
+    ]
+    return named
+
+
+# --- the data is valid and is the designed corpus ---------------------------------------------
+
+
+def test_the_checked_in_corpus_satisfies_the_corpus_contract() -> None:
+    assert check("corpus.v1", raw_corpus()) == []
+
+
+def test_the_loaded_corpus_is_the_checked_in_data_without_loss() -> None:
+    assert to_document(corpus.load_corpus()) == raw_corpus()
+
+
+def test_the_corpus_has_the_one_supported_version() -> None:
+    assert corpus.CORPUS_VERSION == "2026.1"
+    assert corpus.load_corpus().corpus_version == "2026.1"
+
+
+def test_the_corpus_has_exactly_the_designed_apps_with_their_hosting_and_capabilities() -> None:
+    documents = [to_document(a) for a in corpus.apps()]
+
+    assert {a["id"]: (a["hosting"], tuple(a["capabilities"])) for a in documents} == APPS
+    assert corpus.app_ids() == tuple(APPS)
+
+
+@pytest.mark.parametrize("app_id", list(ROUTES))
+def test_each_app_has_exactly_the_designed_route_manifest(app_id: str) -> None:
+    assert corpus.route_ids(app_id) == ROUTES[app_id]
+
+
+@pytest.mark.parametrize("app_id", list(APPS))
+def test_each_app_has_a_display_name_and_a_rationale(app_id: str) -> None:
+    app = corpus.get_app(app_id)
+
+    assert app.display_name.strip()
+    assert app.rationale.strip()
+
+
+def test_the_corpus_has_exactly_the_designed_fixtures_two_per_app() -> None:
+    assert corpus.fixture_ids() == tuple(ALL_FIXTURES)
+    assert all(len(ids) == 2 for ids in FIXTURES.values())
+
+
+def test_the_corpus_has_exactly_the_designed_environment_profiles() -> None:
+    assert corpus.profile_ids() == PROFILES
+
+
+# --- referential integrity ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fixture_id", ALL_FIXTURES)
+def test_every_fixture_names_an_app_and_a_profile_that_exist(fixture_id: str) -> None:
+    fixture = next(f for f in corpus.fixtures() if f.id == fixture_id)
+
+    assert fixture.app_id in corpus.app_ids()
+    assert fixture_id in FIXTURES[fixture.app_id]
+    assert fixture.environment_profile_id in corpus.profile_ids()
+
+
+@pytest.mark.parametrize("journey_id", REFERENCE_IDS)
+def test_every_reference_journey_names_an_existing_fixture_of_its_own_app(
+    journey_id: str,
+) -> None:
+    journey = next(j for j in corpus.reference_journeys() if j.id == journey_id)
+
+    fixture = corpus.get_fixture(journey.fixture_id, journey.app_id)
+    assert fixture.app_id == journey.app_id
+    assert journey.id.startswith(f"{journey.app_id}.")
+
+
+@pytest.mark.parametrize("journey_id", REFERENCE_IDS)
+def test_every_route_a_reference_journey_names_is_in_its_apps_manifest(journey_id: str) -> None:
+    journey = next(j for j in corpus.reference_journeys() if j.id == journey_id)
+
+    unknown = [
+        (path, route)
+        for path, route in journey_routes(journey)
+        if route not in ROUTES[journey.app_id]
+    ]
+    assert journey_routes(journey), "a reference journey should name at least one route"
+    assert unknown == []
+
+
+@pytest.mark.parametrize("fixture_id", ALL_FIXTURES)
+def test_every_fixture_has_a_reference_journey_and_each_one_compiles(fixture_id: str) -> None:
+    journeys = corpus.reference_journeys(fixture_id)
+
+    assert len(journeys) >= 1
+    for journey in journeys:
+        compilation = compile_journey(to_document(journey))
+        assert compilation.journey_id == journey.id
+
+
+def test_reference_journey_ids_are_unique() -> None:
+    assert len(set(REFERENCE_IDS)) == len(REFERENCE_IDS)
+
+
+@pytest.mark.parametrize("fixture_id", ALL_FIXTURES)
+def test_a_fixtures_artifact_root_is_artifacts_app_name(fixture_id: str) -> None:
+    app_id, name = fixture_id.split(".")
+
+    fixture = corpus.get_fixture(fixture_id, app_id)
+
+    assert fixture.artifact_root == f"artifacts/{app_id}/{name}"
+
+
+@pytest.mark.parametrize("fixture_id", ALL_FIXTURES)
+def test_account_and_seed_refs_are_names_of_the_fixtures_own_app(fixture_id: str) -> None:
+    app_id = fixture_id.split(".", maxsplit=1)[0]
+    fixture = to_document(corpus.get_fixture(fixture_id, app_id))
+
+    name = r"[a-z0-9]+(-[a-z0-9]+)*"
+    for ref in fixture["accountRefs"]:
+        assert re.fullmatch(rf"account:{re.escape(app_id)}/{name}", ref), ref
+    for ref in fixture["seedRefs"]:
+        assert re.fullmatch(rf"seed:{re.escape(app_id)}/{name}", ref), ref
+
+
+def test_no_value_in_the_corpus_looks_like_a_secret() -> None:
+    suspicious = [
+        (value, pattern.pattern)
+        for value in strings_in(raw_corpus())
+        for pattern in SECRET_LIKE
+        if pattern.search(value)
+    ]
+
+    assert suspicious == []
+
+
+# --- lookups --------------------------------------------------------------------------------
+
+
+def test_lookups_find_what_the_corpus_holds() -> None:
+    assert corpus.get_app("shop-lite").id == "shop-lite"
+    assert corpus.get_fixture("shop-lite.returning-buyer", "shop-lite").app_id == "shop-lite"
+    assert corpus.get_route("shop-lite", "checkout").id == "checkout"
+    profile = corpus.get_environment_profile("mobile-390x844")
+    assert (profile.device_class.value, profile.viewport.width, profile.viewport.height) == (
+        "mobile",
+        390,
+        844,
+    )
+
+
+Lookup = Callable[[], object]
+LOOKUP_ERRORS: list[tuple[str, Lookup, ErrorCode, str, tuple[str, ...]]] = [
+    (
+        "unknown app",
+        lambda: corpus.get_app("shop-max"),
+        ErrorCode.INVALID_APP_ID,
+        "/appId",
+        tuple(APPS),
+    ),
+    (
+        "unknown app at a caller's path",
+        lambda: corpus.get_app("Shop Lite", "/appIds/1"),
+        ErrorCode.INVALID_APP_ID,
+        "/appIds/1",
+        tuple(APPS),
+    ),
+    (
+        "unknown fixture",
+        lambda: corpus.get_fixture("shop-lite.vip-buyer", "shop-lite"),
+        ErrorCode.UNKNOWN_FIXTURE,
+        "/fixtureId",
+        FIXTURES["shop-lite"],
+    ),
+    (
+        "fixture of another app",
+        lambda: corpus.get_fixture("todo-mvc.empty", "shop-lite"),
+        ErrorCode.FIXTURE_APP_MISMATCH,
+        "/fixtureId",
+        FIXTURES["shop-lite"],
+    ),
+    (
+        "unknown route",
+        lambda: corpus.get_route("shop-lite", "basket"),
+        ErrorCode.UNKNOWN_ROUTE,
+        "/route",
+        ROUTES["shop-lite"],
+    ),
+    (
+        "a url for a route",
+        lambda: corpus.get_route("todo-mvc", "https://todo.example/#/active"),
+        ErrorCode.UNKNOWN_ROUTE,
+        "/route",
+        ROUTES["todo-mvc"],
+    ),
+    (
+        "route of an unknown app",
+        lambda: corpus.get_route("shop-max", "home"),
+        ErrorCode.INVALID_APP_ID,
+        "/appId",
+        tuple(APPS),
+    ),
+    (
+        "unknown environment profile",
+        lambda: corpus.get_environment_profile("tablet-800x1280"),
+        ErrorCode.INVALID_INPUT,
+        "/environmentProfileId",
+        PROFILES,
+    ),
+    (
+        "fixture catalog of an unknown app",
+        lambda: corpus.fixture_catalog("shop-max"),
+        ErrorCode.INVALID_APP_ID,
+        "/appId",
+        tuple(APPS),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("lookup", "code", "path", "allowed"),
+    [pytest.param(f, c, p, a, id=name) for name, f, c, p, a in LOOKUP_ERRORS],
+)
+def test_a_failed_lookup_is_refused_with_its_code_path_and_allowed_values(
+    lookup: Lookup, code: ErrorCode, path: str, allowed: tuple[str, ...]
+) -> None:
+    with pytest.raises(AutomiumError) as refused:
+        lookup()
+
+    assert [(p.code, p.path, p.allowed) for p in refused.value.problems] == [(code, path, allowed)]
+
+
+@pytest.mark.parametrize("app_id", list(FIXTURES))
+def test_fixtures_of_an_app_are_only_that_apps_fixtures(app_id: str) -> None:
+    assert tuple(f.id for f in corpus.fixtures(app_id)) == FIXTURES[app_id]
+    assert corpus.fixture_ids(app_id) == FIXTURES[app_id]
+
+
+def test_fixtures_without_an_app_are_all_fixtures() -> None:
+    assert tuple(f.id for f in corpus.fixtures()) == tuple(ALL_FIXTURES)
+
+
+def test_a_fixture_catalog_of_one_app_lists_only_the_profiles_its_fixtures_use() -> None:
+    catalog = corpus.fixture_catalog("todo-mvc")
+
+    assert [p.id for p in catalog.environment_profiles] == ["desktop-1280x720"]
+
+
+# --- snapshots ------------------------------------------------------------------------------
+
+
+def test_the_app_catalog_matches_its_snapshot(snapshot_json: SnapshotAssertion) -> None:
+    assert to_document(corpus.app_catalog()) == snapshot_json
+
+
+def test_the_fixture_catalog_matches_its_snapshot(snapshot_json: SnapshotAssertion) -> None:
+    assert to_document(corpus.fixture_catalog()) == snapshot_json
+
+
+def test_the_fixture_catalog_of_shop_lite_matches_its_snapshot(
+    snapshot_json: SnapshotAssertion,
+) -> None:
+    assert to_document(corpus.fixture_catalog("shop-lite")) == snapshot_json

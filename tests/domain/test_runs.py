@@ -1,0 +1,281 @@
+"""Modeled run submissions: the same request always gets the same run id and opaque refs,
+nothing is executed, and every refusal carries its code and JSON path."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from automium import corpus
+from automium.api import OPERATIONS
+from automium.contracts import ErrorCode, RunSubmission, RunSubmissionInput, to_document
+from automium.errors import AutomiumError
+from automium.runs import create_run_submission, run_id_for
+
+Document = dict[str, Any]
+Mutation = Callable[[Document], None]
+
+REQUEST: Document = {
+    "journeyId": "shop-lite.buy-one-mug",
+    "appId": "shop-lite",
+    "fixtureId": "shop-lite.returning-buyer",
+    "planner": {"id": "claude", "vendor": "anthropic", "model": "claude-sonnet-4"},
+    "environmentProfileId": "desktop-1280x720",
+}
+
+
+def request(*mutations: Mutation) -> Document:
+    document = copy.deepcopy(REQUEST)
+    for mutate in mutations:
+        mutate(document)
+    return document
+
+
+def submit(document: object) -> RunSubmission:
+    submission = OPERATIONS["create_run_submission"].run(document)
+    assert isinstance(submission, RunSubmission)
+    return submission
+
+
+def refusal(document: object) -> list[tuple[ErrorCode, str]]:
+    with pytest.raises(AutomiumError) as refused:
+        submit(document)
+    return [(p.code, p.path) for p in refused.value.problems]
+
+
+def _set(*path: str, value: Any) -> Mutation:
+    def mutate(document: Document) -> None:
+        parent: Any = document
+        for part in path[:-1]:
+            parent = parent[part]
+        parent[path[-1]] = value
+
+    return mutate
+
+
+def _drop(*path: str) -> Mutation:
+    def mutate(document: Document) -> None:
+        parent: Any = document
+        for part in path[:-1]:
+            parent = parent[part]
+        del parent[path[-1]]
+
+    return mutate
+
+
+# --- success ----------------------------------------------------------------------------------
+
+
+def test_a_run_submission_matches_its_snapshot(snapshot_json: SnapshotAssertion) -> None:
+    assert to_document(submit(request())) == snapshot_json
+
+
+def test_a_submission_echoes_the_request_and_the_corpus_version() -> None:
+    document = to_document(submit(request()))
+
+    assert {k: document[k] for k in REQUEST} == REQUEST
+    assert document["corpusVersion"] == corpus.CORPUS_VERSION
+    assert document["schemaVersion"] == "automium.run-submission/v1"
+
+
+def test_the_domain_function_and_the_operation_give_the_same_submission() -> None:
+    direct = create_run_submission(RunSubmissionInput.model_validate(request()))
+
+    assert to_document(direct) == to_document(submit(request()))
+
+
+def test_the_same_request_gets_the_same_run_id_every_time() -> None:
+    run_ids = {submit(request()).run_id for _ in range(3)}
+
+    assert len(run_ids) == 1
+    (run_id,) = run_ids
+    assert re.fullmatch(r"run-[0-9a-f]{16}", run_id)
+    assert run_id == run_id_for(RunSubmissionInput.model_validate(request()))
+
+
+def test_the_order_of_properties_in_the_request_does_not_change_the_run_id() -> None:
+    reordered = dict(reversed(list(request().items())))
+    reordered["planner"] = dict(reversed(list(REQUEST["planner"].items())))
+
+    assert submit(reordered).run_id == submit(request()).run_id
+
+
+CHANGES: list[tuple[str, list[Mutation]]] = [
+    ("journeyId", [_set("journeyId", value="shop-lite.buy-two-mugs")]),
+    ("fixtureId", [_set("fixtureId", value="shop-lite.guest-empty-cart")]),
+    (
+        "appId (with a fixture of that app)",
+        [_set("appId", value="todo-mvc"), _set("fixtureId", value="todo-mvc.empty")],
+    ),
+    ("planner id", [_set("planner", "id", value="claude-2")]),
+    ("planner vendor", [_set("planner", "vendor", value="anthropic-eu")]),
+    ("planner model", [_set("planner", "model", value="claude-opus-4")]),
+    ("environmentProfileId", [_set("environmentProfileId", value="mobile-390x844")]),
+]
+
+
+@pytest.mark.parametrize("mutations", [pytest.param(m, id=name) for name, m in CHANGES])
+def test_changing_any_field_of_the_request_changes_the_run_id(
+    mutations: list[Mutation],
+) -> None:
+    assert submit(request(*mutations)).run_id != submit(request()).run_id
+
+
+def test_run_ids_of_all_changed_requests_are_distinct() -> None:
+    run_ids = [submit(request(*m)).run_id for _, m in CHANGES]
+
+    assert len(set(run_ids)) == len(CHANGES)
+
+
+def test_refs_are_opaque_names_of_the_run_never_urls_or_paths() -> None:
+    submission = submit(request())
+
+    refs = (submission.artifact_manifest_ref, submission.replay_stream_ref)
+    assert refs == (f"artifacts:run/{submission.run_id}", f"replay:run/{submission.run_id}")
+    for ref in refs:
+        assert "://" not in ref
+        assert not ref.startswith("/")
+        assert "\\" not in ref
+
+
+def test_a_submission_says_it_was_modeled_and_nothing_was_executed() -> None:
+    marker = submit(request()).modeled
+
+    assert (marker.modeled, marker.executed) == (True, False)
+    assert marker.notice.strip()
+
+
+# --- refusals -------------------------------------------------------------------------------
+
+INVALID = ErrorCode.INVALID_INPUT
+PLANNER = ErrorCode.MALFORMED_PLANNER_METADATA
+REFUSALS: list[tuple[str, list[Mutation], list[tuple[ErrorCode, str]]]] = [
+    ("unknown app", [_set("appId", value="shop-max")], [(ErrorCode.INVALID_APP_ID, "/appId")]),
+    (
+        "app id that is no id",
+        [_set("appId", value="Shop Lite")],
+        [(ErrorCode.INVALID_APP_ID, "/appId")],
+    ),
+    (
+        "unknown fixture",
+        [_set("fixtureId", value="shop-lite.vip-buyer")],
+        [(ErrorCode.UNKNOWN_FIXTURE, "/fixtureId")],
+    ),
+    (
+        "fixture of another app",
+        [_set("fixtureId", value="todo-mvc.empty")],
+        [(ErrorCode.FIXTURE_APP_MISMATCH, "/fixtureId")],
+    ),
+    ("planner without vendor", [_drop("planner", "vendor")], [(PLANNER, "/planner/vendor")]),
+    ("planner without model", [_drop("planner", "model")], [(PLANNER, "/planner/model")]),
+    ("planner without id", [_drop("planner", "id")], [(PLANNER, "/planner/id")]),
+    ("blank planner model", [_set("planner", "model", value="  ")], [(PLANNER, "/planner/model")]),
+    ("no planner at all", [_drop("planner")], [(PLANNER, "/planner")]),
+    ("planner that is no object", [_set("planner", value="claude")], [(PLANNER, "/planner")]),
+    (
+        "planner with an extra property",
+        [_set("planner", "apiKey", value="sk-not-here")],
+        [(PLANNER, "/planner/apiKey")],
+    ),
+    (
+        "unknown environment profile",
+        [_set("environmentProfileId", value="tablet-800x1280")],
+        [(INVALID, "/environmentProfileId")],
+    ),
+    ("missing journey id", [_drop("journeyId")], [(INVALID, "/journeyId")]),
+    ("extra property", [_set("priority", value="high")], [(INVALID, "/priority")]),
+]
+
+
+@pytest.mark.parametrize(
+    ("mutations", "expected"), [pytest.param(m, e, id=name) for name, m, e in REFUSALS]
+)
+def test_an_invalid_request_is_refused_with_its_code_and_path(
+    mutations: list[Mutation], expected: list[tuple[ErrorCode, str]]
+) -> None:
+    assert refusal(request(*mutations)) == expected
+
+
+ALLOWED: list[tuple[str, list[Mutation], tuple[str, ...]]] = [
+    ("unknown app", [_set("appId", value="shop-max")], corpus.app_ids()),
+    (
+        "unknown fixture",
+        [_set("fixtureId", value="shop-lite.vip-buyer")],
+        ("shop-lite.guest-empty-cart", "shop-lite.returning-buyer"),
+    ),
+    (
+        "fixture of another app",
+        [_set("fixtureId", value="todo-mvc.empty")],
+        ("shop-lite.guest-empty-cart", "shop-lite.returning-buyer"),
+    ),
+    (
+        "unknown environment profile",
+        [_set("environmentProfileId", value="tablet-800x1280")],
+        ("desktop-1280x720", "mobile-390x844"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("mutations", "allowed"), [pytest.param(m, a, id=name) for name, m, a in ALLOWED]
+)
+def test_a_refusal_lists_the_values_an_agent_may_use_instead(
+    mutations: list[Mutation], allowed: tuple[str, ...]
+) -> None:
+    with pytest.raises(AutomiumError) as refused:
+        submit(request(*mutations))
+
+    (problem,) = refused.value.problems
+    assert problem.allowed == allowed
+
+
+def test_every_corpus_problem_of_a_request_is_reported_at_once_in_path_order() -> None:
+    document = request(
+        _set("appId", value="shop-max"),
+        _set("fixtureId", value="shop-lite.vip-buyer"),
+        _set("environmentProfileId", value="tablet-800x1280"),
+    )
+
+    assert refusal(document) == [
+        (ErrorCode.INVALID_APP_ID, "/appId"),
+        (INVALID, "/environmentProfileId"),
+        (ErrorCode.UNKNOWN_FIXTURE, "/fixtureId"),
+    ]
+
+
+def test_a_fixture_mismatch_and_an_unknown_profile_are_reported_together() -> None:
+    document = request(
+        _set("fixtureId", value="todo-mvc.empty"),
+        _set("environmentProfileId", value="tablet-800x1280"),
+    )
+
+    assert refusal(document) == [
+        (INVALID, "/environmentProfileId"),
+        (ErrorCode.FIXTURE_APP_MISMATCH, "/fixtureId"),
+    ]
+
+
+def test_every_contract_problem_of_a_request_is_reported_at_once_in_path_order() -> None:
+    document = request(
+        _set("journeyId", value="Buy One Mug"),
+        _drop("planner", "vendor"),
+        _set("planner", "model", value="  "),
+        _set("priority", value="high"),
+    )
+
+    assert refusal(document) == [
+        (INVALID, "/journeyId"),
+        (PLANNER, "/planner/model"),
+        (PLANNER, "/planner/vendor"),
+        (INVALID, "/priority"),
+    ]
+
+
+@pytest.mark.parametrize("document", [None, [], "run", 42])
+def test_a_request_that_is_no_object_is_refused_at_the_root(document: object) -> None:
+    assert refusal(document) == [(INVALID, "")]

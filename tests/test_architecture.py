@@ -1,0 +1,140 @@
+"""The dependency direction of DESIGN.md, checked statically: only the MCP boundary imports
+the SDK, only the contracts facade imports the generated package, and importing the domain's
+operations loads no MCP module. Each check names the offending file:line."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "automium"
+BOUNDARY = PACKAGE / "mcp_server"
+FACADE = PACKAGE / "contracts.py"
+SDK_PACKAGES = frozenset({"mcp", "mcp_types", "anyio", "uvicorn", "starlette"})
+GENERATED = "automium_contracts"
+# The composition root may start the boundary; the domain may not reach it.
+ENTRYPOINTS = frozenset({PACKAGE / "cli.py"})
+_DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
+
+
+def python_files(*folders: Path) -> list[Path]:
+    return sorted(p for folder in folders if folder.is_dir() for p in folder.rglob("*.py"))
+
+
+def module_of(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
+
+
+def imports(source: str, module: str = "") -> Iterator[tuple[int, str]]:
+    """Every (line, absolute module name) that ``source`` imports, including relative
+    imports resolved against ``module`` and ``importlib.import_module("…")`` calls."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = module.split(".")[: -node.level] if module else []
+                base = ".".join([*parent, base] if base else parent)
+            yield node.lineno, base
+            for alias in node.names:  # "from automium import mcp_server" imports a module
+                yield node.lineno, f"{base}.{alias.name}"
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and getattr(node.func, "attr", getattr(node.func, "id", None)) in _DYNAMIC_IMPORTS
+        ):
+            yield node.lineno, node.args[0].value
+
+
+def offenders(files: list[Path], forbidden: frozenset[str]) -> list[str]:
+    """``file:line imports name`` for every import of a forbidden top-level package."""
+    found = []
+    for path in files:
+        for line, name in imports(path.read_text("utf-8"), module_of(path)):
+            if any(name == f or name.startswith(f + ".") for f in forbidden):
+                found.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
+    return sorted(set(found))
+
+
+# --- the checker itself ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("import mcp.types", "mcp.types"),
+        ("from mcp import types", "mcp"),
+        ("import os, anyio as a", "anyio"),
+        ("def f():\n    from starlette.routing import Route", "starlette.routing"),
+        ("import importlib\nimportlib.import_module('uvicorn')", "uvicorn"),
+        ("__import__('mcp_types')", "mcp_types"),
+        ("from ..mcp_server import tools", "automium.mcp_server"),
+        ("from .. import mcp_server", "automium.mcp_server"),
+    ],
+)
+def test_the_import_scanner_sees_every_way_of_importing(source: str, expected: str) -> None:
+    names = [name for _, name in imports(source, "automium.replay.summary")]
+
+    assert any(n == expected or n.startswith(expected + ".") for n in names)
+
+
+def test_the_scanner_has_files_to_look_at() -> None:
+    assert FACADE in python_files(PACKAGE)
+    assert python_files(BOUNDARY)
+    assert python_files(ROOT / "tests")
+
+
+# --- the rules ------------------------------------------------------------------------------
+
+
+def test_only_the_mcp_boundary_imports_the_sdk() -> None:
+    outside = [p for p in python_files(PACKAGE) if BOUNDARY not in p.parents]
+
+    assert offenders(outside, SDK_PACKAGES) == []
+
+
+def test_the_domain_never_imports_the_mcp_boundary() -> None:
+    domain = [
+        p for p in python_files(PACKAGE) if BOUNDARY not in p.parents and p not in ENTRYPOINTS
+    ]
+
+    assert offenders(domain, frozenset({"automium.mcp_server"})) == []
+
+
+def test_only_the_contracts_facade_imports_the_generated_package() -> None:
+    everywhere = python_files(PACKAGE, ROOT / "tests", ROOT / "benchmarks", ROOT / "scripts")
+
+    assert offenders([p for p in everywhere if p != FACADE], frozenset({GENERATED})) == []
+
+
+def test_the_contracts_facade_does_import_the_generated_package() -> None:
+    assert offenders([FACADE], frozenset({GENERATED}))
+
+
+def test_importing_the_domain_operations_loads_no_mcp_module() -> None:
+    code = (
+        "import automium.api, sys; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types')))"
+    )
+
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == "[]\n"
