@@ -87,7 +87,7 @@ def check(contract: str, document: Any, vocabularies: Vocabularies | None = None
     """Every problem of ``document`` against the bundled ``contract`` (empty when valid)."""
     explainer = _Explainer(bundled_schema(contract), vocabularies or {})
     # One problem per (code, path): jsonschema reports a missing property once per entry of
-    # "required", and "" breaks both minLength and a "\\S" pattern; the first explains it.
+    # "required", and "" breaks both minLength and the non-blank pattern; one explains it.
     problems: dict[tuple[str, str], Problem] = {}
     for error in _validator(contract).iter_errors(document):
         for problem in explainer.explain(error):
