@@ -8,7 +8,12 @@ UV_VERSION := 0.13.8
 # Where pytest-cov fails the run; raise it as the code grows.
 COVERAGE_FLOOR := 90
 
-.PHONY: demo test lint typecheck pytest regen lock bench clean
+# Node packages for tests/test_interop.py (TS SDK client, Inspector, conformance suite):
+# `npm ci` again whenever the lock file changes. Without npm, those tests skip themselves.
+INTEROP := tests/interop
+NODE_STAMP := $(INTEROP)/node_modules/.installed
+
+.PHONY: demo test lint typecheck pytest regen lock bench clean interop-deps
 
 $(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +35,17 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) $(NODE_STAMP)
 	$(BIN)/pytest -p no:cacheprovider --cov --cov-branch --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
+
+$(NODE_STAMP): $(INTEROP)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		cd $(INTEROP) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else \
+		echo "npm not found: skipping $(INTEROP) (the Node interop tests will be skipped)"; \
+	fi
+
+interop-deps: $(NODE_STAMP)
 
 regen: $(STAMP)
 	$(BIN)/python scripts/regen.py

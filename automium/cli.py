@@ -8,6 +8,19 @@ import sys
 
 from automium import __version__
 
+_LOOPBACK = "127.0.0.1"
+_DEFAULT_PORT = 4200
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port (0 to 65535)")
+    return port
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -21,7 +34,25 @@ def _parser() -> argparse.ArgumentParser:
         help="log level (logs always go to stderr)",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("serve", help="serve MCP over stdio (the command agents launch)")
+    serve = commands.add_parser(
+        "serve", help="serve MCP over stdio (the command agents launch), or --http"
+    )
+    serve.add_argument(
+        "--http",
+        action="store_true",
+        help=f"serve Streamable HTTP at http://{_LOOPBACK}:PORT/mcp instead of stdio",
+    )
+    serve.add_argument(
+        "--host",
+        help=f"with --http: {_LOOPBACK} (default) or localhost, which binds {_LOOPBACK}; "
+        "any other address is refused",
+    )
+    serve.add_argument(
+        "--port",
+        type=_port,
+        help=f"with --http: TCP port (default {_DEFAULT_PORT}); 0 picks a free one, "
+        "printed on stderr",
+    )
     commands.add_parser(
         "demo", help="start the server, walk the developer-experience path, print a transcript"
     )
@@ -29,12 +60,18 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     # stderr only: on stdio, stdout belongs to JSON-RPC.
     logging.basicConfig(
         stream=sys.stderr, level=args.log_level, format="%(levelname)s %(name)s: %(message)s"
     )
+    if args.command == "serve" and args.http:
+        port = _DEFAULT_PORT if args.port is None else args.port
+        return _serve_http(args.host or _LOOPBACK, port)
     if args.command == "serve":
+        if args.host is not None or args.port is not None:
+            parser.error("serve: --host and --port need --http")
         from automium.mcp_server.stdio import serve_stdio  # noqa: PLC0415 - keeps --version instant
 
         serve_stdio()
@@ -42,3 +79,21 @@ def main(argv: list[str] | None = None) -> int:
     from automium.mcp_server.demo import run_demo  # noqa: PLC0415
 
     return run_demo(log_level=args.log_level)
+
+
+def _serve_http(host: str, port: int) -> int:
+    from automium.mcp_server.http import RefusedHost, serve_http  # noqa: PLC0415
+
+    try:
+        serve_http(host, port)
+    except RefusedHost as exc:
+        print(f"automium serve: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"automium serve: error: cannot listen on port {port}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

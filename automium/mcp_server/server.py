@@ -94,9 +94,19 @@ async def _complete(
     )
 
 
+async def _set_logging_level(
+    _ctx: ServerRequestContext, params: types.SetLevelRequestParams
+) -> types.EmptyResult:
+    # Handshake-era clients (2025-06-18, 2025-11-25) may send logging/setLevel. Automium
+    # sends no log notifications at all, so every level is honoured trivially. Registered
+    # with add_request_handler: Server(on_set_logging_level=...) warns at construction.
+    log.debug("logging/setLevel %s (no log notifications are sent)", params.level)
+    return types.EmptyResult()
+
+
 def build_server() -> Server:
     """A ready-to-run Automium MCP server (not started)."""
-    return Server(
+    server = Server(
         "automium",
         version=__version__,
         instructions=INSTRUCTIONS,
@@ -109,3 +119,5 @@ def build_server() -> Server:
         on_completion=_complete,
         get_tool_input_schema=tools.input_schema_for,
     )
+    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, _set_logging_level)
+    return server
