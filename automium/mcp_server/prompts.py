@@ -1,7 +1,8 @@
 """The three v1 prompts, filled with real corpus and contract data, and their completions.
 
 Prompt arguments arrive as strings; a missing or unusable one is a JSON-RPC -32602 whose
-data is a ``tool-error.v1`` document (never the SDK's default code 0).
+data is a ``tool-error.v1`` document (never the SDK's default code 0). The domain is
+imported on first use, so listing prompts costs a session's cold start nothing.
 """
 
 from __future__ import annotations
@@ -11,22 +12,16 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from mcp import types
 
-from automium import corpus
-from automium.contracts import (
-    AssertionKind,
-    ErrorCode,
-    RecoveryStrategy,
-    ReplayLane,
-    Verdict,
-    bundled_schema,
-    to_document,
-)
-from automium.errors import Problem
+from automium import contracts
+from automium.contracts import bundled_schema
 from automium.mcp_server.errors import invalid_params
-from automium.replay import FAILURE_CLASSES, INSPECT_LANES, required_kinds
+
+if TYPE_CHECKING:
+    from automium.errors import Problem
 
 Arguments = Mapping[str, str]
 _MAX_ARGUMENT = 20_000  # characters; prompt text is for a context window, not a dump
@@ -61,6 +56,8 @@ def _intent_rules() -> list[str]:
 
 
 def _draft_journey(args: Arguments) -> str:
+    from automium import corpus
+
     app_id, fixture_id, goal = args["appId"], args["fixtureId"], args["goal"]
     _raise(corpus.app_problem(app_id, "appId"))
     _raise(corpus.fixture_problem(fixture_id, app_id, "fixtureId"))
@@ -84,13 +81,13 @@ Targets are semantic locators {{"role", "name", "nth"?}} or snapshot refs {{"ref
 CSS, XPath, script or URLs. Do not invent browser commands outside the vocabulary.
 
 Include assertions, each with an id and afterStep naming a step. Kinds: \
-{", ".join(AssertionKind)}.
-Include bounded recovery: maxAttempts 1 to 3, strategies from {", ".join(RecoveryStrategy)}, \
-and onExhausted fail_run or mark_blocked.
+{", ".join(contracts.AssertionKind)}.
+Include bounded recovery: maxAttempts 1 to 3, strategies from \
+{", ".join(contracts.RecoveryStrategy)}, and onExhausted fail_run or mark_blocked.
 
 A reference journey of this fixture, as an example:
 ```json
-{json.dumps(to_document(example), indent=2, ensure_ascii=False)}
+{json.dumps(contracts.to_document(example), indent=2, ensure_ascii=False)}
 ```
 
 Then call automium_compile_journey with your journey. If it reports problems, fix every one \
@@ -98,13 +95,17 @@ Then call automium_compile_journey with your journey. If it reports problems, fi
 
 
 def _debug_failed_run(args: Arguments) -> str:
+    from automium.replay import FAILURE_CLASSES, INSPECT_LANES, required_kinds
+
     verdict = args["verdict"]
-    if verdict not in Verdict.__members__.values():
+    if verdict not in contracts.Verdict.__members__.values():
         raise invalid_params(
-            ErrorCode.INVALID_INPUT, f"verdict {verdict[:40]!r} is not a v1 verdict", list(Verdict)
+            contracts.ErrorCode.INVALID_INPUT,
+            f"verdict {verdict[:40]!r} is not a v1 verdict",
+            list(contracts.Verdict),
         )
-    lanes = INSPECT_LANES[Verdict(verdict)]
-    kinds = required_kinds(Verdict(verdict), 0)
+    lanes = INSPECT_LANES[contracts.Verdict(verdict)]
+    kinds = required_kinds(contracts.Verdict(verdict), 0)
     return f"""Debug Automium run {args["runId"]} (verdict: {verdict}; artifact manifest: \
 {args["artifactManifestRef"]}).
 
@@ -116,7 +117,7 @@ Evidence supplied (replay summary or event snippets):
 1. Call automium_get_replay_summary for this run to confirm which artifact kinds a \
 {verdict} run needs: {", ".join(kinds)}.
 2. Read the replay lanes, most telling first: {", ".join(lanes)}; then the others \
-({", ".join(lane for lane in ReplayLane if lane not in lanes)}).
+({", ".join(lane for lane in contracts.ReplayLane if lane not in lanes)}).
 3. Classify the failure as exactly one of:
 {_bullets(FAILURE_CLASSES)}
 4. Say which evidence supports the class and what would confirm it.
@@ -146,13 +147,15 @@ def _planners(text: str) -> list[dict[str, str]]:
                 {"id": _slug(f"{v}-{m}"), "vendor": v.strip(), "model": m.strip()} for v, m in pairs
             ]
     raise invalid_params(
-        ErrorCode.MALFORMED_PLANNER_METADATA,
+        contracts.ErrorCode.MALFORMED_PLANNER_METADATA,
         "planners must be comma-separated vendor/model pairs (e.g. 'anthropic/claude-sonnet-4, "
         "openai/gpt-5') or a JSON array of {id, vendor, model}",
     )
 
 
 def _compare_planner_backends(args: Arguments) -> str:
+    from automium import corpus
+
     app_ids = [a.strip() for a in args["appIds"].split(",") if a.strip()]
     for index, app_id in enumerate(app_ids or [""]):
         _raise(corpus.app_problem(app_id, f"appIds/{index}"))
@@ -161,7 +164,7 @@ def _compare_planner_backends(args: Arguments) -> str:
         repetitions = int(args["repetitions"])
     except ValueError:
         raise invalid_params(
-            ErrorCode.INVALID_INPUT, "repetitions must be a whole number (1 to 100)"
+            contracts.ErrorCode.INVALID_INPUT, "repetitions must be a whole number (1 to 100)"
         ) from None
     call = {
         "corpusVersion": corpus.CORPUS_VERSION,
@@ -247,10 +250,11 @@ def list_prompts_result() -> types.ListPromptsResult:
 
 
 def get(name: str, arguments: Mapping[str, str] | None) -> types.GetPromptResult:
+
     spec = PROMPTS_BY_NAME.get(name)
     if spec is None:
         raise invalid_params(
-            ErrorCode.UNSUPPORTED_OPERATION,
+            contracts.ErrorCode.UNSUPPORTED_OPERATION,
             f"Unknown prompt {name[:100]!r}.",
             list(PROMPTS_BY_NAME),
         )
@@ -259,11 +263,12 @@ def get(name: str, arguments: Mapping[str, str] | None) -> types.GetPromptResult
         value = given.get(arg, "")
         if not value.strip():
             raise invalid_params(
-                ErrorCode.INVALID_INPUT, f"Missing required argument {arg!r} of prompt {name}."
+                contracts.ErrorCode.INVALID_INPUT,
+                f"Missing required argument {arg!r} of prompt {name}.",
             )
         if len(value) > _MAX_ARGUMENT:
             raise invalid_params(
-                ErrorCode.LIMIT_EXCEEDED,
+                contracts.ErrorCode.LIMIT_EXCEEDED,
                 f"Argument {arg!r} is {len(value)} characters long; the limit is {_MAX_ARGUMENT}.",
             )
     return types.GetPromptResult(
@@ -278,6 +283,8 @@ def get(name: str, arguments: Mapping[str, str] | None) -> types.GetPromptResult
 
 def complete(prompt: str, argument: str, value: str, context: Mapping[str, str]) -> list[str]:
     """Completion values for a prompt argument, filtered by the typed prefix."""
+    from automium import corpus
+
     if argument in ("appId", "appIds"):
         head, _, prefix = value.rpartition(",") if argument == "appIds" else ("", "", value)
         lead = f"{head}," if head else ""
@@ -286,5 +293,5 @@ def complete(prompt: str, argument: str, value: str, context: Mapping[str, str])
         app_id = context.get("appId")
         return [f for f in corpus.fixture_ids(app_id) if f.startswith(value)]
     if argument == "verdict" and prompt in PROMPTS_BY_NAME:
-        return [v for v in Verdict if v.startswith(value)]
+        return [v for v in contracts.Verdict if v.startswith(value)]
     return []

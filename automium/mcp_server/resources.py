@@ -9,8 +9,8 @@ from functools import cache
 
 from mcp import types
 
-from automium import corpus
-from automium.contracts import ErrorCode, bundled_schema_text, to_document
+from automium import contracts
+from automium.contracts import bundled_schema_text
 from automium.mcp_server.errors import invalid_params
 
 JSON = "application/json"
@@ -23,6 +23,14 @@ class ResourceSpec:
     title: str
     description: str
     read: Callable[[], str]
+
+
+def _corpus_json(listing: str) -> str:
+    # The corpus is loaded on first read, not when the server starts.
+    from automium import corpus
+
+    catalog = corpus.app_catalog() if listing == "app_catalog" else corpus.fixture_catalog()
+    return json.dumps(contracts.to_document(catalog), ensure_ascii=False)
 
 
 def _contract(name: str, what: str) -> ResourceSpec:
@@ -41,14 +49,14 @@ RESOURCES: tuple[ResourceSpec, ...] = (
         "apps",
         "Benchmark apps",
         "The owned benchmark apps with hosting, rationale, capabilities and route manifests.",
-        lambda: json.dumps(to_document(corpus.app_catalog()), ensure_ascii=False),
+        lambda: _corpus_json("app_catalog"),
     ),
     ResourceSpec(
         "automium://fixtures",
         "fixtures",
         "Benchmark fixtures",
         "Every fixture of the corpus with the environment profiles they use.",
-        lambda: json.dumps(to_document(corpus.fixture_catalog()), ensure_ascii=False),
+        lambda: _corpus_json("fixture_catalog"),
     ),
     _contract("planner-adapter.v1", "planner adapter (planner requests and decisions)"),
     _contract("replay-event.v1", "replay event"),
@@ -76,7 +84,7 @@ def read(uri: str) -> types.ReadResourceResult:
     spec = RESOURCES_BY_URI.get(uri)
     if spec is None:
         raise invalid_params(
-            ErrorCode.UNSUPPORTED_RESOURCE_URI,
+            contracts.ErrorCode.UNSUPPORTED_RESOURCE_URI,
             f"Unknown resource {uri[:200]!r}; v1 serves a fixed list of resources only.",
             list(RESOURCES_BY_URI),
         )

@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 from syrupy.assertion import SnapshotAssertion
 
-from automium.contracts import MODELS, bundled_schema, contract_names, to_document
+from automium.contracts import bundled_schema, contract_names, model_for, to_document
 from automium.validation import check
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,6 +22,7 @@ EXAMPLES = Path(__file__).parent / "examples"
 # accepts 1 by equality): the contract alone rejects these, and the boundary always checks
 # the contract first.
 SCHEMA_ONLY = ".schema-only"
+DOCUMENTS = [name for name in contract_names() if name != "common"]  # common is only $defs
 
 
 def _source(path: Path) -> dict[str, Any]:
@@ -106,7 +107,7 @@ def test_the_worked_journey_of_the_design_validates() -> None:
 
 
 def test_every_contract_has_examples_of_each_required_kind() -> None:
-    for name in MODELS:
+    for name in DOCUMENTS:
         files = {p.name for p in (EXAMPLES / name).glob("*.json")}
         assert any(f.startswith("valid-") for f in files), name
         assert len([f for f in files if f.startswith("invalid-")]) >= 3, name
@@ -118,7 +119,7 @@ def test_valid_examples_pass_the_contract_and_round_trip_through_the_model(path:
     contract, text = path.parent.name, path.read_text("utf-8")
     document = json.loads(text)
     assert check(contract, document) == []
-    model = MODELS[contract].model_validate_json(text, strict=True)
+    model = model_for(contract).model_validate_json(text, strict=True)
     assert json.dumps(to_document(model)) == json.dumps(document)
 
 
@@ -128,7 +129,19 @@ def test_invalid_examples_are_rejected_by_the_contract_and_the_model(path: Path)
     assert check(contract, json.loads(text)) != []
     if SCHEMA_ONLY not in path.name:
         with pytest.raises(ValidationError):
-            MODELS[contract].model_validate_json(text, strict=True)
+            model_for(contract).model_validate_json(text, strict=True)
+
+
+@pytest.mark.parametrize("name", DOCUMENTS)
+def test_every_contract_document_has_a_generated_model_named_by_its_title(name: str) -> None:
+    assert model_for(name).__name__ == bundled_schema(name)["title"]
+
+
+def test_every_name_the_facade_exports_resolves() -> None:
+    import automium.contracts as facade  # noqa: PLC0415
+
+    for name in facade.__all__:
+        assert getattr(facade, name) is not None
 
 
 @pytest.mark.parametrize("name", contract_names())
