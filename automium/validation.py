@@ -73,14 +73,62 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-_ContractValidator: type[Validator] = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, {"pattern": _ecma_pattern}
-)
+_BUILTIN_ONE_OF = Draft202012Validator.VALIDATORS["oneOf"]
+
+
+def _branch_tags(root: Mapping[str, Any]) -> dict[int, tuple[str, Any]]:
+    """For each discriminated ``oneOf`` list (by identity): its tag name and branch tags."""
+    found: dict[int, tuple[str, Any]] = {}
+    stack: list[Any] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            tag = node.get("discriminator", {}).get("propertyName")
+            if tag is not None and isinstance(node.get("oneOf"), list):
+                branches = [_resolve_local(root, b) for b in node["oneOf"]]
+                found[id(node["oneOf"])] = (tag, [b["properties"][tag]["const"] for b in branches])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+def _resolve_local(root: Mapping[str, Any], schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    while isinstance(schema.get("$ref"), str):
+        schema = root["$defs"][schema["$ref"].removeprefix("#/$defs/")]
+    return schema
 
 
 @cache
 def _validator(contract: str) -> Validator:
-    return _ContractValidator(bundled_schema(contract))
+    root = bundled_schema(contract)
+    tagged = _branch_tags(root)
+
+    def one_of(
+        validator: Validator, branches: list[Any], instance: Any, schema: Mapping[str, Any]
+    ) -> Iterator[ValidationError]:
+        # A discriminated union's branches require distinct tag consts, so only the branch
+        # named by the tag can match: validating that one branch decides exactly what
+        # "oneOf" decides, without trying all thirteen step shapes on every step.
+        known = tagged.get(id(branches))
+        if known is None or not isinstance(instance, dict):
+            yield from _BUILTIN_ONE_OF(validator, branches, instance, schema)
+            return
+        tag_name, tags = known
+        if instance.get(tag_name) not in tags:
+            yield ValidationError(f"{tag_name} is missing or not one of {tags}")
+            return
+        index = tags.index(instance[tag_name])
+        # descend() is on every concrete validator, though not on the typing protocol.
+        concrete: Any = validator
+        errors = list(concrete.descend(instance, branches[index], schema_path=index))
+        if errors:
+            yield ValidationError(f"not a valid {instance[tag_name]}", context=errors)
+
+    extended: type[Validator] = validators.extend(  # type: ignore[no-untyped-call]
+        Draft202012Validator, {"pattern": _ecma_pattern, "oneOf": one_of}
+    )
+    return extended(root)
 
 
 def check(contract: str, document: Any, vocabularies: Vocabularies | None = None) -> list[Problem]:
@@ -215,9 +263,7 @@ class _Explainer:
         return ()
 
     def _resolve(self, schema: Mapping[str, Any]) -> Mapping[str, Any]:
-        while isinstance(schema.get("$ref"), str):
-            schema = self.root["$defs"][schema["$ref"].removeprefix("#/$defs/")]
-        return schema
+        return _resolve_local(self.root, schema)
 
     @staticmethod
     def _ref_names(schema: Mapping[str, Any]) -> list[str]:

@@ -148,12 +148,14 @@ def vocabularies() -> dict[str, tuple[str, ...]]:
     }
 
 
+@cache  # the corpus never changes while serving; the models are frozen
 def app_catalog() -> AppCatalog:
     return AppCatalog(
         schema_version="automium.app-catalog/v1", corpus_version=CORPUS_VERSION, apps=list(apps())
     )
 
 
+@cache
 def fixture_catalog(app_id: str | None = None) -> FixtureCatalog:
     if app_id is not None:
         get_app(app_id)
