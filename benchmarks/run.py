@@ -1,0 +1,146 @@
+"""``python -m benchmarks.run`` (``make bench``): measure everything, write RESULTS.md.
+
+Order of work: stdio cold starts (interleaved), stdio per-call latency (interleaved per
+batch), in-process growth of compare_planners and compile_journey, then the profiles
+that explain the numbers. Progress goes to stderr; the report goes to ``--output``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import shlex
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks import profiling, scaling, stdio_bench
+from benchmarks.measure import Machine, loadavg, machine
+from benchmarks.report import render
+
+DEFAULT_OUTPUT = Path(__file__).resolve().parent / "RESULTS.md"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    cold_runs: int
+    rounds: int
+    batch: int
+    warmup: int
+    point_budget_s: float
+    profile_budget_s: float
+    import_runs: int
+    phase_runs: int
+
+
+FULL = Settings(
+    cold_runs=30,
+    rounds=16,
+    batch=25,
+    warmup=20,
+    point_budget_s=1.0,
+    profile_budget_s=0.5,
+    import_runs=3,
+    phase_runs=5,
+)
+QUICK = Settings(
+    cold_runs=3,
+    rounds=2,
+    batch=10,
+    warmup=3,
+    point_budget_s=0.1,
+    profile_budget_s=0.05,
+    import_runs=1,
+    phase_runs=1,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    machine: Machine
+    started: datetime.datetime
+    command: str
+    settings: Settings
+    cold: stdio_bench.ColdStart
+    calls: stdio_bench.CallLatency
+    compare: list[scaling.Point]
+    compile: list[scaling.Point]
+    imports: profiling.ImportBreakdown
+    phases: dict[str, float]
+    interpreter_ms: float
+    cold_profile: profiling.ColdProfile
+    stages: dict[str, dict[str, float]]
+    profiles: dict[str, profiling.Profile]
+    wall_s: float
+    load: tuple[str, str]  # load averages before and after the run
+
+
+def _progress(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+def _python() -> str:
+    executable = Path(sys.executable)
+    if executable.is_relative_to(stdio_bench.REPO):
+        return str(executable.relative_to(stdio_bench.REPO))
+    return str(executable)
+
+
+def measure(settings: Settings) -> Results:
+    started = datetime.datetime.now(datetime.UTC).astimezone()
+    load_before = loadavg()
+    clock = time.perf_counter()
+    _progress(f"cold start: {settings.cold_runs} runs per server, interleaved")
+    cold = stdio_bench.cold_start(settings.cold_runs, _progress)
+    calls_per_tool = settings.rounds * settings.batch
+    _progress(f"per-call latency: {calls_per_tool} calls per tool, batches of {settings.batch}")
+    calls = stdio_bench.call_latency(settings.rounds, settings.batch, settings.warmup, _progress)
+    _progress("in-process growth")
+    compare = scaling.compare_scaling(_progress, settings.point_budget_s)
+    compile_points = scaling.compile_scaling(_progress, settings.point_budget_s)
+    _progress("where the time goes: -X importtime, phases, cProfile")
+    imports = profiling.import_breakdown(settings.import_runs)
+    phases = profiling.startup_phases(settings.phase_runs)
+    interpreter_ms = profiling.interpreter_start(settings.phase_runs)
+    cold_profile = profiling.cold_start_profile()
+    inputs = calls.inputs
+    stages = profiling.tool_stages(inputs, max(5, settings.rounds * 2))
+    profiles = profiling.tool_profiles(inputs, settings.profile_budget_s, _progress)
+    return Results(
+        machine=machine(),
+        started=started,
+        command=shlex.join([_python(), "-m", "benchmarks.run", *sys.argv[1:]]),
+        settings=settings,
+        cold=cold,
+        calls=calls,
+        compare=compare,
+        compile=compile_points,
+        imports=imports,
+        phases=phases,
+        interpreter_ms=interpreter_ms,
+        cold_profile=cold_profile,
+        stages=stages,
+        profiles=profiles,
+        wall_s=time.perf_counter() - clock,
+        load=(load_before, loadavg()),
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__)
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run with tiny counts (numbers are noise)"
+    )
+    parser.add_argument(
+        "--output", type=Path, default=DEFAULT_OUTPUT, help="where to write the Markdown report"
+    )
+    args = parser.parse_args(argv)
+    results = measure(QUICK if args.quick else FULL)
+    args.output.write_text(render(results), encoding="utf-8")
+    _progress(f"wrote {args.output} in {results.wall_s:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
