@@ -4,33 +4,20 @@ Each operation validates its arguments against its input contract (so it accepts
 what the published schema accepts, plus the corpus's own checks), delegates to the domain
 package that owns the rule, and returns a model of its output contract. Adapters (the MCP
 server, tests, scripts) call these and never re-implement a rule.
+
+The table itself is cheap to import: each operation imports its domain package when it
+first runs, so an MCP session can list tools without loading the domain.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any
 
 from pydantic import BaseModel
 
-from automium import corpus
-from automium.artifacts import build_manifest
-from automium.benchmark import compare_planners
-from automium.contracts import (
-    ArtifactManifestInput,
-    ComparePlannersInput,
-    ListAppsInput,
-    ListFixturesInput,
-    ReplaySummaryInput,
-    RunSubmissionInput,
-)
-from automium.journeys import compile_journey
-from automium.replay import replay_summary
-from automium.runs import create_run_submission
-from automium.validation import parse
-
-In = TypeVar("In", bound=BaseModel)
+from automium.contracts import model_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,47 +26,80 @@ class Operation:
 
     input_contract: str
     output_contract: str
-    run: Callable[[object], BaseModel]
+    handle: Callable[[Any], BaseModel]
+    # False when ``handle`` checks the raw arguments itself (a journey's validator checks
+    # the contract and the corpus in one pass, so it gets the raw document).
+    parse_first: bool = True
 
-    @classmethod
-    def typed(
-        cls,
-        input_contract: str,
-        output_contract: str,
-        model: type[In],
-        fn: Callable[[In], BaseModel],
-    ) -> Operation:
-        """An operation whose arguments are checked against ``input_contract`` first."""
+    def run(self, arguments: object) -> BaseModel:
+        """Check ``arguments`` against the input contract, then run; raises AutomiumError."""
+        if not self.parse_first:
+            return self.handle(arguments)
+        from automium import corpus
+        from automium.validation import parse
 
-        def run(arguments: object) -> BaseModel:
-            return fn(parse(input_contract, arguments, model, corpus.vocabularies()))
-
-        return cls(input_contract, output_contract, run)
+        model = model_for(self.input_contract)
+        return self.handle(parse(self.input_contract, arguments, model, corpus.vocabularies()))
 
 
-def _list_fixtures(request: ListFixturesInput) -> BaseModel:
+def _list_apps(_request: Any) -> BaseModel:
+    from automium import corpus
+
+    return corpus.app_catalog()
+
+
+def _list_fixtures(request: Any) -> BaseModel:
+    from automium import corpus
+
     return corpus.fixture_catalog(request.app_id)
 
 
+def _compile_journey(document: object) -> BaseModel:
+    from automium.journeys import compile_journey
+
+    return compile_journey(document)
+
+
+def _create_run_submission(request: Any) -> BaseModel:
+    from automium.runs import create_run_submission
+
+    return create_run_submission(request)
+
+
+def _get_replay_summary(request: Any) -> BaseModel:
+    from automium.replay import replay_summary
+
+    return replay_summary(request)
+
+
+def _get_artifact_manifest(request: Any) -> BaseModel:
+    from automium.artifacts import build_manifest
+
+    return build_manifest(request)
+
+
+def _compare_planners(request: Any) -> BaseModel:
+    from automium.benchmark import compare_planners
+
+    return compare_planners(request)
+
+
 OPERATIONS: dict[str, Operation] = {
-    "list_apps": Operation.typed(
-        "list-apps-input.v1", "app-catalog.v1", ListAppsInput, lambda _: corpus.app_catalog()
+    "list_apps": Operation("list-apps-input.v1", "app-catalog.v1", _list_apps),
+    "list_fixtures": Operation("list-fixtures-input.v1", "fixture-catalog.v1", _list_fixtures),
+    "compile_journey": Operation(
+        "journey.v1", "journey-compilation.v1", _compile_journey, parse_first=False
     ),
-    "list_fixtures": Operation.typed(
-        "list-fixtures-input.v1", "fixture-catalog.v1", ListFixturesInput, _list_fixtures
+    "create_run_submission": Operation(
+        "run-submission-input.v1", "run-submission.v1", _create_run_submission
     ),
-    # A journey is checked by its own validator: the contract and the corpus in one pass.
-    "compile_journey": Operation("journey.v1", "journey-compilation.v1", compile_journey),
-    "create_run_submission": Operation.typed(
-        "run-submission-input.v1", "run-submission.v1", RunSubmissionInput, create_run_submission
+    "get_replay_summary": Operation(
+        "replay-summary-input.v1", "replay-summary.v1", _get_replay_summary
     ),
-    "get_replay_summary": Operation.typed(
-        "replay-summary-input.v1", "replay-summary.v1", ReplaySummaryInput, replay_summary
+    "get_artifact_manifest": Operation(
+        "artifact-manifest-input.v1", "artifact-manifest.v1", _get_artifact_manifest
     ),
-    "get_artifact_manifest": Operation.typed(
-        "artifact-manifest-input.v1", "artifact-manifest.v1", ArtifactManifestInput, build_manifest
-    ),
-    "compare_planners": Operation.typed(
-        "compare-planners-input.v1", "benchmark-report.v1", ComparePlannersInput, compare_planners
+    "compare_planners": Operation(
+        "compare-planners-input.v1", "benchmark-report.v1", _compare_planners
     ),
 }

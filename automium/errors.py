@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from automium.contracts import ErrorCode, ToolError
-from automium.contracts import Problem as ProblemModel
+from automium import contracts
+
+if TYPE_CHECKING:
+    from automium.contracts import ErrorCode, ToolError
 
 Allowed = tuple[str | int, ...]
 
@@ -70,7 +73,7 @@ class AutomiumError(Exception):
         """The ``tool-error.v1`` document: the first problem on top, all of them listed."""
         first = self.problems[0]
         listed = [_problem_model(p) for p in self.problems] if len(self.problems) > 1 else None
-        return ToolError(
+        return contracts.ToolError(
             schema_version="automium.tool-error/v1",
             code=first.code,
             message=first.message,
@@ -80,8 +83,8 @@ class AutomiumError(Exception):
         )
 
 
-def _problem_model(problem: Problem) -> ProblemModel:
-    return ProblemModel(
+def _problem_model(problem: Problem) -> contracts.Problem:
+    return contracts.Problem(
         code=problem.code,
         message=problem.message,
         path=problem.path,

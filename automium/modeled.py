@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from automium.contracts import Modeled
+from automium import contracts
+
+if TYPE_CHECKING:
+    from automium.contracts import Modeled
 
 NOT_EXECUTED = "Nothing was executed: no browser was launched and nothing was persisted."
 
 
 def modeled(what: str, assumptions: Sequence[str] = ()) -> Modeled:
     """``what`` says what was modeled, in one sentence; the rest is always the same."""
-    return Modeled(
+    return contracts.Modeled(
         modeled=True,
         executed=False,
         notice=f"{what} {NOT_EXECUTED}",
