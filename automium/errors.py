@@ -31,7 +31,8 @@ def pointer(*parts: str | int) -> str:
 
 def pointer_key(path: str) -> tuple[tuple[int, int | str], ...]:
     """Sort key putting JSON Pointers in document order ("/steps/10" after "/steps/9")."""
-    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in path.split("/")[1:])
+    # isdecimal, not isdigit: "²".isdigit() is true but int("²") raises (a caller's key).
+    return tuple((0, int(p)) if p.isdecimal() else (1, p) for p in path.split("/")[1:])
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,7 @@ _DEF_CODES: Mapping[str, ErrorCode] = {
 _UNION_CODES: Mapping[str, ErrorCode] = {"Step": ErrorCode.UNSUPPORTED_INTENT}
 _LIMIT_KEYWORDS = frozenset({"maxItems", "maxLength", "maxProperties"})
 _SHOWN = 60  # characters of an offending value quoted back in a message
+_MAX_POINTER = 2000  # tool-error.v1 caps a path at 2000 characters
 
 
 def _ecma_pattern(
@@ -183,10 +184,13 @@ class _Explainer:
         elif error.validator in ("additionalProperties", "unevaluatedProperties"):
             known = sorted(_schema(error).get("properties", {}))
             for extra in sorted(set(_instance(error)) - set(known)):
+                # The name is the caller's and may be huge: quote it short, and point at its
+                # object when its own pointer would not fit a tool-error path.
+                where = pointer(*path, extra)
                 yield Problem(
                     self._code(defs, error.validator),
-                    f"unexpected property {extra!r}{_about(_schema(error))}",
-                    pointer(*path, extra),
+                    f"unexpected property {_name(extra)}{_about(_schema(error))}",
+                    where if len(where) <= _MAX_POINTER else pointer(*path),
                     tuple(known),
                 )
         else:
@@ -303,6 +307,10 @@ def _instance(error: ValidationError) -> Any:
 def _about(schema: Mapping[str, Any]) -> str:
     description = schema.get("description")
     return f" ({description})" if isinstance(description, str) else ""
+
+
+def _name(name: str) -> str:
+    return repr(name if len(name) <= _SHOWN else name[: _SHOWN - 1] + "…")
 
 
 def _show(value: Any) -> str:

@@ -2,8 +2,8 @@
 
 The prose is a template written from the profiles (see ``benchmarks/README.md``); every
 number in it comes from the run that renders it. The savings marked "prototype" are
-ratios measured once with a scratch patch of ``automium/validation.py`` (not shipped) and
-are applied here to this run's numbers.
+ratios measured once with scratch patches (not shipped) and are applied here to this run's
+numbers.
 """
 
 from __future__ import annotations
@@ -18,10 +18,6 @@ if TYPE_CHECKING:
 
 # Packages that only the contract check needs (jsonschema and what it brings).
 JSONSCHEMA_PACKAGES = ("jsonschema", "jsonschema_specifications", "referencing", "rpds", "attr")
-# The scratch prototype of a discriminator-aware ``oneOf`` (see the analysis) cut the
-# journey contract check by this fraction on 100-1000 step journeys, ~half on 6 steps.
-DISCRIMINATOR_SAVING = 0.8
-DISCRIMINATOR_SAVING_SMALL = 0.5
 # Scratch prototype: validating against the contract with local $refs inlined took ~40%
 # less time; serialising a cached list_apps result took ~1/3 of building it anew.
 INLINE_SAVING = 0.4
@@ -158,15 +154,11 @@ def _recommendations(r: Results) -> str:
     next_list = next((ms for k, ms in r.phases.items() if k.startswith("next tools/list")), 0.0)
     auto_cold = median(r.cold.to_tools_list["automium"]) * 1e3
     bare_cold = median(r.cold.to_tools_list["bare"]) * 1e3
-    lazy_saving = min(automium_import, contracts_ms + jsonschema_ms)
     compile_stage = r.stages.get("automium_compile_journey", {})
     compile_check = compile_stage.get("contract check", 0.0)
     compile_total = compile_stage.get("tools.call", 0.0) + compile_stage.get(
         "MCP result + wire JSON", 0.0
     )
-    echo_compile = median(r.calls.echo["automium_compile_journey"]) * 1e3
-    tool_compile = median(r.calls.tool["automium_compile_journey"]) * 1e3
-    after_compile = tool_compile - compile_check * DISCRIMINATOR_SAVING_SMALL / 1e3
     per_step = r.compile[-1].per_unit_us
     submission = r.stages.get("automium_create_run_submission", {})
     list_apps = r.stages.get("automium_list_apps", {})
@@ -183,75 +175,50 @@ def _recommendations(r: Results) -> str:
     extra_sum = sum(
         (median(r.calls.tool[name]) - median(r.calls.echo[name])) * 1e6 for name in r.stages
     )
-    return f"""### Findings and recommended changes, in priority order
+    return f"""### Findings
 
 Cold start to the first tools/list costs {auto_cold:.0f} ms against the bare server's
 {bare_cold:.0f} ms ({ratio(auto_cold, bare_cold):.2f}x). Both pay the SDK import (the phases
 table: importing `mcp` loads its client, HTTP stack and three generations of protocol
-types; there is no lighter import path). What Automium adds is almost all *import*:
-{automium_import:.0f} ms to import its own modules, of which the generated pydantic
-contract models (`automium_contracts`, imported through `automium.contracts` by
-`automium.errors`, `tools`, `prompts`, `resources`) take {contracts_ms:.0f} ms of self time
-and jsonschema with its dependencies another {jsonschema_ms:.0f} ms. Building the server and
-the first tools/list cost a few ms. Per call, the stdio extra over echo is the in-process
-server work plus the SDK's handling of bigger requests and results (summed over the seven
-tools the extra is {extra_sum:.0f} µs against {work_sum:.0f} µs of server work), and the
-**jsonschema contract check dominates** every tool that takes input:
-{share_check_compile:.0%} of `compile_journey`'s server work, because each step of a
-journey is checked against all 13 `oneOf` step branches (each a `$ref` resolved through
-`referencing`), and each target against 2.
+types; there is no lighter import path). Automium's own modules take {automium_import:.1f} ms
+to import, because tools/list needs only the tool table and the bundled schema *files*: the
+generated models ({contracts_ms:.0f} ms of self time in `-X importtime`), jsonschema
+({jsonschema_ms:.0f} ms) and the corpus load on the first tools/call instead, which costs
+{first_call:.0f} ms once per session.
 
-1. **`automium/validation.py`: discriminator-aware `oneOf`** (extend `_ContractValidator`
-   with a `oneOf` that, when the schema has `discriminator.propertyName` and the instance's
-   tag matches one branch's `const`, descends into that branch only and wraps its errors in
-   one `oneOf` `ValidationError(context=…)` exactly like jsonschema does, so `_Explainer` is
-   unchanged; fall back to jsonschema's `oneOf` otherwise). Prototype: identical problem lists
-   on 10 invalid journeys; the journey contract check ~{DISCRIMINATOR_SAVING_SMALL:.0%} faster on
-   the 6-step journey and ~{DISCRIMINATOR_SAVING:.0%} on 100-1,000 steps. Expected: typical
-   `compile_journey` call {tool_compile:.2f} → ~{after_compile:.2f} ms over stdio (echo
-   {echo_compile:.2f} ms); {per_step:.0f} → ~{per_step * (1 - DISCRIMINATOR_SAVING):.0f} µs
-   per step at 1,000 steps; it also speeds up the corpus check of the first call (item 3).
-2. **Lazy imports until the first tools/call** (`automium/mcp_server/server.py`,
-   `tools.py`, `prompts.py`, `resources.py`, `automium/errors.py`): tools/list needs only the
-   tool table and the bundled schema *files*. Keep `automium/contracts.py` the only importer
-   of the generated package (tests/test_architecture.py) but make it lazy: `bundled_schema*`
-   need only `json` + `importlib.resources`, and a module `__getattr__` (PEP 562) can import
-   each generated model module on first access (`ErrorCode` alone is cheap). Then have the
-   tool table name operations by key and import `automium.api` (models, jsonschema, corpus)
-   inside `tools.call` / `prompts.get` / `resources.read` on first use. Prototype: a server
-   importing only the SDK and serving the same tools/list from the bundled JSON started at
-   ~1.0x bare (12 interleaved runs). Expected cold-start saving
-   ≈ {lazy_saving:.0f} ms → ~{ratio(auto_cold - lazy_saving, bare_cold):.2f}x (the cost moves
-   to the first call, which item 3 shrinks).
-3. **Don't re-validate the owned corpus on every start** (`automium/corpus/loader.py`): the
-   first tools/call costs {first_call:.0f} ms, nearly all of it jsonschema checking the
-   checked-in 31 KB corpus against `corpus.v1` (its reference journeys go through the same
-   13-way `oneOf`). Check the corpus at build time (`scripts/regen.py --check` and a test
-   already run on every change) and load it with `Corpus.model_validate_json` at run time.
-   Expected: ~{first_call * 0.8:.0f} ms off the first call (item 1 alone gives about half).
-4. **A fast path for valid input** (`automium/validation.py`): even flat inputs pay
-   ~{submission.get("contract check", 0.0):.0f} µs of contract check (`create_run_submission`),
-   most of it `referencing` pointer lookups and `Validator.evolve` per `$ref`. Validate first
-   against a copy of the contract with its local `$ref`s inlined (`{{"allOf": [target],
-   …siblings}}`, exact in 2020-12; same `_ContractValidator`, so ECMA patterns stay) and run
-   today's validator only when that fails, to explain the problems (the explainer reads `$defs`
-   names off the schema path, which inlining loses). Prototype: ~{INLINE_SAVING:.0%} less
-   check time on `run-submission-input.v1`. Expected: ~{sub_check * INLINE_SAVING:.0f} µs per
-   `create_run_submission` call, ~{man_check * INLINE_SAVING:.0f} µs per
-   `get_artifact_manifest`, ~{cmp_check * INLINE_SAVING:.0f} µs per
-   `compare_planners` (whose check is {compare.get("contract check", 0.0):.0f} µs of
-   {compare.get("tools.call", 0.0):.0f} µs); combine with item 1 for journeys.
-5. **Cache the results of the static tools** (`automium/mcp_server/tools.py`): `list_apps`
-   spends {list_apps_work:.0f} µs per call building and serialising a result whose document
-   never changes (`list_fixtures` likewise, per app). Keep the `CallToolResult` per arguments
-   in a small `lru_cache`. Prototype: serialising the cached `list_apps` result costs about a
-   third of building it. Expected: ~{list_apps_work * CACHE_SAVING:.0f} µs per `list_apps`
-   call, ~{fixtures_work * CACHE_SAVING:.0f} µs per `list_fixtures`: the change most likely to
-   bring the two corpus tools under 1.3x.
-6. **tools/list is re-serialised per request** ({next_list:.2f} ms per list with the result
-   cached, i.e. pydantic dumping the schemas again). Once per session, so low priority; only
-   worth it if a client lists on every call (the 2026 era over HTTP does, unless
-   `get_tool_input_schema` is passed, which `build_server` already does)."""
+Per call, the extra over echo is the server's own work plus the SDK's handling of larger
+requests and results (summed over the seven tools the extra is {extra_sum:.0f} µs against
+{work_sum:.0f} µs of server work). The contract check is the largest share of every tool
+that takes input ({share_check_compile:.0%} of `compile_journey`'s server work, at
+{per_step:.0f} µs per step for 1,000 steps); `list_apps` and `list_fixtures` spend
+{list_apps_work:.0f} and {fixtures_work:.0f} µs building and serialising their results.
+
+Already done, and measured above: a discriminator-aware `oneOf` in
+`automium/validation.py` (a step is checked against the branch its `intent` names, not all
+13; the differential test proves it decides exactly what `oneOf` decides); lazy imports
+(`automium/contracts.py` resolves models on first use, `automium/api.py` and the MCP
+boundary import the domain inside handlers); corpus listings built once.
+
+### What is left, in priority order (expected gains from this run's numbers)
+
+1. **The first tools/call re-validates the owned corpus** (`automium/corpus/loader.py`,
+   {first_call:.0f} ms once per session): the checked-in corpus could be checked at build
+   time only (a test already does on every change) and loaded with
+   `Corpus.model_validate_json`. Kept for now: the issue asks for the corpus to be validated
+   against `corpus.v1` when loaded, and the cost is paid once, after tools/list.
+2. **A fast path for valid input** (`automium/validation.py`): flat inputs pay
+   ~{sub_check:.0f} µs of contract check (`create_run_submission`), mostly `referencing`
+   lookups per `$ref`. Validating first against a copy with local `$ref`s inlined, and
+   explaining with today's validator only on failure, saved ~{INLINE_SAVING:.0%} in a
+   prototype: ~{sub_check * INLINE_SAVING:.0f} µs per `create_run_submission`,
+   ~{man_check * INLINE_SAVING:.0f} µs per `get_artifact_manifest`,
+   ~{cmp_check * INLINE_SAVING:.0f} µs per `compare_planners`.
+3. **Cache the MCP results of the static tools** (`automium/mcp_server/tools.py`):
+   ~{list_apps_work * CACHE_SAVING:.0f} µs per `list_apps` call and
+   ~{fixtures_work * CACHE_SAVING:.0f} µs per `list_fixtures` (prototype: serialising a cached
+   result costs about a third of building it).
+4. **tools/list is re-serialised per request** ({next_list:.2f} ms): once per session, so
+   low priority."""
 
 
 def where_the_time_goes(r: Results) -> str:

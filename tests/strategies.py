@@ -9,8 +9,8 @@ rather than trusting this module.
 
 from __future__ import annotations
 
+import copy
 import json
-import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,16 +18,6 @@ from hypothesis import strategies as st
 
 Schema = Mapping[str, Any]
 _MAX_ITEMS = 4  # keeps examples small; size limits have their own tests
-_JUNK = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(2**70), max_value=2**70),
-    st.floats(allow_nan=False, allow_infinity=False),
-    st.text(max_size=12),
-    st.sampled_from(["", " ", "\u0000", "é\u200b", "../..", "https://x", "\U0001d518\U0001d52b"]),
-    st.lists(st.integers(), max_size=3),
-    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
-)
 
 
 def from_schema(schema: Schema, root: Schema | None = None) -> st.SearchStrategy[Any]:
@@ -46,7 +36,7 @@ def from_schema(schema: Schema, root: Schema | None = None) -> st.SearchStrategy
     if isinstance(kind, list):
         return st.one_of([from_schema({**schema, "type": k}, root) for k in kind])
     builder = _BUILDERS.get(str(kind))
-    return builder(schema, root) if builder else _JUNK
+    return builder(schema, root) if builder else JUNK
 
 
 def _object(schema: Schema, root: Schema) -> st.SearchStrategy[Any]:
@@ -118,37 +108,93 @@ _BUILDERS = {
 }
 
 
-def _mutate(document: Any, rng: random.Random, junk: Any) -> Any:
-    """One structural or value mutation somewhere in ``document``."""
-    containers: list[Any] = []
+WEIRD_STRINGS = st.sampled_from(
+    [
+        "",
+        " ",
+        "\x00",
+        "\t\r\n",
+        "../../../etc/passwd",
+        "/etc/passwd",
+        "C:\\Windows\\system32",
+        "file:///etc/shadow",
+        "https://example.com/",
+        "javascript:alert(1)",
+        "~/.ssh/id_rsa",
+        "${jndi:ldap://example.com/a}",
+        "{{7*7}}",
+        "' OR 1=1 --",
+        "__proto__",
+        "\u202eevil",
+        "\ufeff",
+        "é\u200b\u0301",
+        "\U0001d518\U0001d52b\U0001d526",  # mathematical fraktur, outside the BMP
+        "a" * 2001,
+        "shop-lite\n",
+        "SHOP-LITE",
+    ]
+)
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.sampled_from([2**63, -(2**63) - 1, 2**64, 10**30, -(10**30), 10**400]),
+    st.floats(),  # NaN and infinities too: the SDK's JSON parser accepts them
+    st.text(st.characters(exclude_categories=["Cs"]), max_size=50),
+    WEIRD_STRINGS,
+)
+JUNK = st.recursive(
+    SCALARS,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(st.one_of(st.text(max_size=8), WEIRD_STRINGS), children, max_size=4),
+    ),
+    max_leaves=12,
+)
+
+
+def _containers(document: Any) -> list[Any]:
+    found: list[Any] = []
     stack = [document]
     while stack:
         node = stack.pop()
         if isinstance(node, dict | list):
-            containers.append(node)
+            found.append(node)
             stack.extend(node.values() if isinstance(node, dict) else node)
-    target = rng.choice(containers) if containers else None
-    if isinstance(target, dict) and target:
-        key = rng.choice(sorted(target))
-        action = rng.choice(["drop", "replace", "extra"])
-        if action == "drop":
-            del target[key]
-        elif action == "replace":
-            target[key] = junk
+    return found
+
+
+def _mutate(draw: st.DrawFn, document: Any) -> Any:
+    """``document`` with one mutation somewhere (a copy: generated values may be shared)."""
+    document = copy.deepcopy(document)
+    containers = _containers(document)
+    if not containers or draw(st.integers(0, 19)) == 0:
+        return draw(JUNK)  # the arguments as a whole are junk
+    target = draw(st.sampled_from(containers))
+    if isinstance(target, dict):
+        action = draw(st.sampled_from(["drop", "replace", "extra", "null"]))
+        if action == "extra" or not target:
+            target[draw(st.one_of(st.text(max_size=12), WEIRD_STRINGS))] = draw(JUNK)
         else:
-            target[f"unexpected{rng.randint(0, 9)}"] = junk
-    elif isinstance(target, list) and target:
-        target[rng.randrange(len(target))] = junk
+            key = draw(st.sampled_from(sorted(target)))
+            if action == "drop":
+                del target[key]
+            else:
+                target[key] = None if action == "null" else draw(JUNK)
     else:
-        return junk
+        action = draw(st.sampled_from(["replace", "append", "clear", "repeat"]))
+        if action == "replace" and target:
+            target[draw(st.integers(0, len(target) - 1))] = draw(JUNK)
+        elif action == "clear":
+            target.clear()
+        elif action == "repeat" and target:
+            target.extend(target * draw(st.integers(1, 3)))
+        else:
+            target.append(draw(JUNK))
     return document
 
 
-def mutated(documents: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+@st.composite
+def mutated(draw: st.DrawFn, documents: st.SearchStrategy[Any]) -> Any:
     """Documents of ``documents`` with one mutation each (most become invalid)."""
-    return st.builds(
-        lambda doc, seed, junk: _mutate(json.loads(json.dumps(doc)), random.Random(seed), junk),
-        documents,
-        st.integers(min_value=0, max_value=2**32),
-        _JUNK,
-    )
+    return _mutate(draw, draw(documents))

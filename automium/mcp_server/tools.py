@@ -13,6 +13,7 @@ from mcp import types
 from automium.api import OPERATIONS, Operation
 from automium.contracts import ErrorCode, to_document
 from automium.errors import AutomiumError
+from automium.limits import check_arguments
 from automium.mcp_server.schemas import published_schema
 from automium.modeled import NOT_EXECUTED
 
@@ -152,7 +153,7 @@ def input_schema_for(name: str) -> dict[str, Any] | None:
 def unknown_tool(name: str) -> AutomiumError:
     return AutomiumError.single(
         ErrorCode.UNSUPPORTED_OPERATION,
-        f"{name!r} is not a v1 tool. Automium v1 is model-only: live execution (running a "
+        f"{name[:100]!r} is not a v1 tool. Automium v1 is model-only: live execution (running a "
         "browser, a planner or a queue) is not part of v1. Use one of the listed tools.",
         "",
         list(TOOLS_BY_NAME),
@@ -167,6 +168,7 @@ def call(name: str, arguments: object) -> tuple[str, dict[str, Any]]:
     tool = TOOLS_BY_NAME.get(name)
     if tool is None:
         raise unknown_tool(name)
+    check_arguments(arguments)  # size and depth first: bounds the work of everything after
     document = to_document(tool.operation.run({} if arguments is None else arguments))
     summary = tool.summary(document)
     if "modeled" in document:

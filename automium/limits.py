@@ -1,0 +1,122 @@
+"""Every input limit of Automium v1, in one place, and the three no contract can express.
+
+A limit turns a large input into a ``limit_exceeded`` error *before* any slow work. Most
+limits live in the contracts (so an agent reads them in the tool's ``inputSchema``); the
+first three rows are checked here, on the raw arguments of every tool call, before schema
+validation — a schema validator reports every error of every array item, so an argument
+with a million junk items would otherwise cost a million explanations.
+
+===========================  ==============================  ==============================
+what                         limit                           where it is enforced
+===========================  ==============================  ==============================
+tool arguments, total size   1 MiB (1,048,576 characters of  :func:`check_arguments`, first
+                             compact JSON; escapes are not   thing in ``tools.call``; far
+                             expanded, so it is a cheap      above any journey an agent can
+                             lower bound of the wire size)   write in one turn
+tool arguments, nesting      64 levels of objects/arrays     :func:`check_arguments` (an
+                             (the deepest v1 input needs 4)  iterative walk, no recursion)
+tool arguments, entries      1000 per array or object (the   :func:`check_arguments`
+                             largest ``maxItems`` of any
+                             input contract)
+JSON-RPC message nesting     ~200 levels                     the SDK's JSON parser (pydantic-
+                                                             core); deeper lines are dropped
+                                                             unanswered, the session goes on
+JSON-RPC line on stdio       none: the SDK reads a whole     not enforced; measured: a 50 MB
+                             line, then parses it            call is refused (size) in 0.3 s
+                                                             with the server at ~240 MiB RSS
+array lengths                journey ``steps`` and           contracts ``maxItems``
+                             ``assertions`` 1000, manifest
+                             ``entries`` 1000, ``appIds`` 5,
+                             ``planners`` 8, recovery
+                             ``strategies`` 4
+string lengths               ids 64 to 128, ``Text`` 2000,   contracts ``maxLength`` (see
+                             ``ShortText`` 200, artifact     ``common.schema.json``)
+                             paths 512, refs 160, roles 40
+numbers                      ``repetitions`` ≤ 100 (below 1  contracts ``maximum`` /
+                             counts as 1), ``retryCount`` ≤  ``minimum``
+                             3000, ``timeoutMs`` 100 to
+                             30000, ``count`` ≤ 10000,
+                             ``nth`` ≤ 999,
+                             ``sizeBytes`` ≤ 1 TiB
+problems listed in an error  200 (the contract allows 1000)  ``automium.errors``
+prompt arguments             20,000 characters each          ``mcp_server.prompts``
+completion values            100 per answer                  ``mcp_server.server``
+===========================  ==============================  ==============================
+
+Together they bound the work of everything after them: measured on this machine, the
+slowest 1 MiB journey found (1000 steps, each with ~100 unexpected nested properties) is
+refused in ~4 s; a valid journey of 1000 steps compiles in ~0.7 s. Without the entries
+limit, ``{"steps": [{}, {}, …]}`` with 400,000 items fits in 1 MiB and took 200 s.
+"""
+
+from __future__ import annotations
+
+from automium.contracts import ErrorCode
+from automium.errors import AutomiumError
+
+MAX_ARGUMENTS_SIZE = 1_048_576
+"""Characters of compact JSON a tool call's arguments may take (1 MiB)."""
+
+MAX_DEPTH = 64
+"""Levels of nested objects and arrays in a tool call's arguments (the arguments object is 1)."""
+
+MAX_ENTRIES = 1000
+"""Items of one array or properties of one object: the largest ``maxItems`` of any input
+contract, so no schema-valid document is refused (a test keeps the two equal)."""
+
+_OTHER_SIZE = 8  # a value JSON cannot carry (only reachable in-process); the schema refuses it
+
+
+def check_arguments(arguments: object) -> None:
+    """Refuse ``arguments`` larger than :data:`MAX_ARGUMENTS_SIZE` or deeper than :data:`MAX_DEPTH`.
+
+    Cheap by construction: one iterative pass that stops as soon as a limit is crossed, so
+    its cost is bounded by the limits, not by the input (and a cyclic in-process value
+    terminates too, on either limit).
+
+    Raises :class:`AutomiumError` with code ``limit_exceeded`` and path ``""``.
+    """
+    size = 0
+    stack: list[tuple[object, int]] = [(arguments, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list | tuple):
+            if depth > MAX_DEPTH:
+                raise _exceeded(f"arguments are nested more than {MAX_DEPTH} levels deep")
+            if len(value) > MAX_ENTRIES:
+                raise _exceeded(
+                    f"an array or object of the arguments has {len(value):,} entries; the "
+                    f"limit is {MAX_ENTRIES}"
+                )
+            size += 1 + len(value)  # brackets and separators
+            if isinstance(value, dict):
+                size += sum(len(k) + 3 if isinstance(k, str) else _OTHER_SIZE for k in value)
+                stack.extend((item, depth + 1) for item in value.values())
+            else:
+                stack.extend((item, depth + 1) for item in value)
+        else:
+            size += _scalar_size(value)
+        if size > MAX_ARGUMENTS_SIZE:
+            raise _exceeded(
+                f"arguments are larger than the limit of {MAX_ARGUMENTS_SIZE:,} characters of "
+                "JSON (1 MiB); send a smaller document"
+            )
+
+
+def _scalar_size(value: object) -> int:
+    """Characters of ``value`` in compact JSON, or fewer (escapes and signs are not counted)."""
+    if isinstance(value, str):
+        return len(value) + 2
+    if value is None or value is True:
+        return 4
+    if value is False:
+        return 5
+    if isinstance(value, int):  # digits without str(), which refuses huge ints
+        return max(value.bit_length() - 1, 0) * 30102 // 100000 + 1  # log10(2) > 0.30102
+    if isinstance(value, float):
+        return len(repr(value))
+    return _OTHER_SIZE
+
+
+def _exceeded(message: str) -> AutomiumError:
+    return AutomiumError.single(ErrorCode.LIMIT_EXCEEDED, message, "")
