@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from automium.mcp_server.demo import ARTIFACT_ENTRIES
+
 APP = "shop-lite"
 FIXTURE = "shop-lite.returning-buyer"
 PLANNER = {"id": "claude-default", "vendor": "anthropic", "model": "claude-sonnet-4"}
@@ -80,21 +82,7 @@ def tool_inputs(run_id: str, manifest_ref: str) -> dict[str, dict[str, Any]]:
         "automium_get_artifact_manifest": {
             "runId": run_id,
             "root": "artifacts/shop-lite/returning-buyer",
-            "entries": [
-                {
-                    "kind": "screenshot",
-                    "path": "steps/pay/after.png",
-                    "contentType": "image/png",
-                    "sizeBytes": 48213,
-                    "stepId": "pay",
-                },
-                {
-                    "kind": "replay-log",
-                    "path": "replay.jsonl",
-                    "contentType": "application/jsonl",
-                    "sizeBytes": 9120,
-                },
-            ],
+            "entries": ARTIFACT_ENTRIES,
         },
         "automium_compare_planners": compare_input(2, 2, 3),
     }

@@ -17,6 +17,22 @@ from mcp import Client, StdioServerParameters, types
 
 PLANNER = {"id": "claude-default", "vendor": "anthropic", "model": "claude-sonnet-4"}
 FIXTURE = "shop-lite.returning-buyer"
+# What a run of the worked journey would have left: a screenshot after paying, the replay log.
+ARTIFACT_ENTRIES = [
+    {
+        "kind": "screenshot",
+        "path": "steps/pay/after.png",
+        "contentType": "image/png",
+        "sizeBytes": 48213,
+        "stepId": "pay",
+    },
+    {
+        "kind": "replay-log",
+        "path": "replay.jsonl",
+        "contentType": "application/jsonl",
+        "sizeBytes": 9120,
+    },
+]
 
 
 def _server_parameters(log_level: str) -> StdioServerParameters:
@@ -117,21 +133,7 @@ async def _walk(client: Client, t: _Transcript) -> None:
         {
             "runId": run.get("runId", ""),
             "root": "artifacts/shop-lite/returning-buyer",
-            "entries": [
-                {
-                    "kind": "screenshot",
-                    "path": "steps/pay/after.png",
-                    "contentType": "image/png",
-                    "sizeBytes": 48213,
-                    "stepId": "pay",
-                },
-                {
-                    "kind": "replay-log",
-                    "path": "replay.jsonl",
-                    "contentType": "application/jsonl",
-                    "sizeBytes": 9120,
-                },
-            ],
+            "entries": ARTIFACT_ENTRIES,
         },
     )
     t.saw(_text(manifest))

@@ -38,12 +38,11 @@ async def _call_tool(
 ) -> types.CallToolResult:
     log.debug("tools/call %s", params.name)
     try:
-        summary, document = tools.call(params.name, params.arguments)
+        return tools.result(params.name, params.arguments)
     except AutomiumError as exc:
         return tool_error_result(exc)
     except Exception:
         raise internal_error(f"tools/call {params.name[:100]}") from None
-    return tools.success_result(summary, document)
 
 
 async def _list_resources(

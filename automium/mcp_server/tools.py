@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from mcp import types
@@ -31,6 +31,8 @@ class ToolSpec:
     description: str
     operation: Operation
     summary: Summary
+    # The answer depends on the checked-in corpus only: built once per distinct arguments.
+    static: bool = False
 
 
 def _names(items: list[Mapping[str, Any]]) -> str:
@@ -62,6 +64,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         + _NO_SIDE_EFFECTS,
         OPERATIONS["list_apps"],
         lambda d: f"{len(d['apps'])} apps in corpus {d['corpusVersion']}: {_names(d['apps'])}.",
+        static=True,
     ),
     ToolSpec(
         "automium_list_fixtures",
@@ -72,6 +75,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         + _NO_SIDE_EFFECTS,
         OPERATIONS["list_fixtures"],
         lambda d: f"{len(d['fixtures'])} fixtures: {_names(d['fixtures'])}.",
+        static=True,
     ),
     ToolSpec(
         "automium_compile_journey",
@@ -174,6 +178,19 @@ def call(name: str, arguments: object) -> tuple[str, dict[str, Any]]:
     if "modeled" in document:
         summary += " " + NOT_EXECUTED
     return summary, document
+
+
+def result(name: str, arguments: object) -> types.CallToolResult:
+    """The MCP result of a successful call; raises :class:`AutomiumError` otherwise."""
+    tool = TOOLS_BY_NAME.get(name)
+    if tool is not None and tool.static and isinstance(arguments, dict) and len(arguments) < 4:
+        return _static_result(name, json.dumps(arguments, sort_keys=True))
+    return success_result(*call(name, arguments))
+
+
+@lru_cache(maxsize=32)  # a handful of distinct arguments exist (no filter, or one app id)
+def _static_result(name: str, arguments: str) -> types.CallToolResult:
+    return success_result(*call(name, json.loads(arguments)))
 
 
 def success_result(summary: str, document: dict[str, Any]) -> types.CallToolResult:

@@ -11,9 +11,8 @@ from typing import Any
 
 from automium import corpus
 from automium.contracts import to_document
+from tests.server.cases import COMPARE, REPLAY, RUN_ID, SUBMISSION
 
-PLANNER = {"id": "claude-default", "vendor": "anthropic", "model": "claude-sonnet-4"}
-RUN_ID = "run-3f2a9c0d41b7e865"
 FIXTURE = "shop-lite.returning-buyer"
 
 
@@ -43,26 +42,6 @@ def _nested(depth: int) -> Any:
         value = [value]
     return value
 
-
-SUBMISSION = {
-    "journeyId": "shop-lite.buy-one-mug",
-    "appId": "shop-lite",
-    "fixtureId": FIXTURE,
-    "planner": PLANNER,
-    "environmentProfileId": "desktop-1280x720",
-}
-REPLAY = {
-    "runId": RUN_ID,
-    "verdict": "failed",
-    "retryCount": 1,
-    "artifactManifestRef": f"artifacts:run/{RUN_ID}",
-}
-COMPARE = {
-    "corpusVersion": "2026.1",
-    "appIds": ["shop-lite", "todo-mvc"],
-    "planners": [PLANNER, {"id": "gpt", "vendor": "openai", "model": "gpt-5"}],
-    "repetitions": 3,
-}
 
 # (tool, arguments, expected error code or None for a success)
 TOOL_CASES: dict[str, tuple[str, Any, str | None]] = {
