@@ -100,9 +100,58 @@ def _resolve_local(root: Mapping[str, Any], schema: Mapping[str, Any]) -> Mappin
     return schema
 
 
+class _Cyclic(Exception):
+    """A definition refers to itself; such a schema is validated with its $refs."""
+
+
+def _inlined(root: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """``root`` with every local ``$ref`` replaced by its target (None when recursive).
+
+    Exact in 2020-12: a ``$ref`` applies its target alongside its siblings, and the only
+    siblings the contracts give a ``$ref`` are annotations (``description``), which merge.
+    Resolving each ``$ref`` through ``referencing`` is most of jsonschema's time on flat
+    inputs, so valid documents are checked against this copy first.
+    """
+
+    def inline(node: Any, seen: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [inline(item, seen) for item in node]
+        if not isinstance(node, dict):
+            return node
+        out = {k: inline(v, seen) for k, v in node.items() if k not in ("$ref", "$defs")}
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            name = ref.removeprefix("#/$defs/")
+            if name in seen:
+                raise _Cyclic(name)
+            return {**inline(root["$defs"][name], (*seen, name)), **out}
+        return out
+
+    try:
+        inlined: Mapping[str, Any] = inline(root, ())
+    except _Cyclic:
+        return None
+    return inlined
+
+
 @cache
 def _validator(contract: str) -> Validator:
-    root = bundled_schema(contract)
+    return _validator_for(bundled_schema(contract))
+
+
+@cache
+def _fast_validator(contract: str) -> Validator | None:
+    inlined = _inlined(bundled_schema(contract))
+    return None if inlined is None else _validator_for(inlined)
+
+
+def is_valid(contract: str, document: Any) -> bool:
+    """Whether ``contract`` accepts ``document`` (the fast path of :func:`check`)."""
+    fast = _fast_validator(contract)
+    return (fast or _validator(contract)).is_valid(document)
+
+
+def _validator_for(root: Mapping[str, Any]) -> Validator:
     tagged = _branch_tags(root)
 
     def one_of(
@@ -134,6 +183,8 @@ def _validator(contract: str) -> Validator:
 
 def check(contract: str, document: Any, vocabularies: Vocabularies | None = None) -> list[Problem]:
     """Every problem of ``document`` against the bundled ``contract`` (empty when valid)."""
+    if is_valid(contract, document):
+        return []
     explainer = _Explainer(bundled_schema(contract), vocabularies or {})
     # One problem per (code, path): jsonschema reports a missing property once per entry of
     # "required", and "" breaks both minLength and the non-blank pattern; one explains it.
