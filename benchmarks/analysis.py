@@ -1,9 +1,7 @@
 """The "Where the time goes" section: measured tables plus the analysis, numbers filled in.
 
 The prose is a template written from the profiles (see ``benchmarks/README.md``); every
-number in it comes from the run that renders it. The savings marked "prototype" are
-ratios measured once with scratch patches (not shipped) and are applied here to this run's
-numbers.
+number in it comes from the run that renders it.
 """
 
 from __future__ import annotations
@@ -18,10 +16,6 @@ if TYPE_CHECKING:
 
 # Packages that only the contract check needs (jsonschema and what it brings).
 JSONSCHEMA_PACKAGES = ("jsonschema", "jsonschema_specifications", "referencing", "rpds", "attr")
-# Scratch prototype: validating against the contract with local $refs inlined took ~40%
-# less time; serialising a cached list_apps result took ~1/3 of building it anew.
-INLINE_SAVING = 0.4
-CACHE_SAVING = 0.65
 
 
 def _table(header: tuple[str, ...], rows: Sequence[tuple[object, ...]]) -> str:
@@ -195,29 +189,27 @@ that takes input ({share_check_compile:.0%} of `compile_journey`'s server work, 
 
 Already done, and measured above: a discriminator-aware `oneOf` in
 `automium/validation.py` (a step is checked against the branch its `intent` names, not all
-13; the differential test proves it decides exactly what `oneOf` decides); lazy imports
-(`automium/contracts.py` resolves models on first use, `automium/api.py` and the MCP
-boundary import the domain inside handlers); corpus listings built once.
+13; the differential test proves it decides exactly what `oneOf` decides); valid documents
+checked against a copy of the contract with its local `$ref`s inlined (the explaining
+validator runs only on refusal); lazy imports (`automium/contracts.py` resolves models on
+first use, `automium/api.py` and the MCP boundary import the domain inside handlers); the
+corpus listings' MCP results built once.
 
-### What is left, in priority order (expected gains from this run's numbers)
+### What is left, and what bounds it
 
-1. **The first tools/call re-validates the owned corpus** (`automium/corpus/loader.py`,
-   {first_call:.0f} ms once per session): the checked-in corpus could be checked at build
-   time only (a test already does on every change) and loaded with
-   `Corpus.model_validate_json`. Kept for now: the issue asks for the corpus to be validated
-   against `corpus.v1` when loaded, and the cost is paid once, after tools/list.
-2. **A fast path for valid input** (`automium/validation.py`): flat inputs pay
-   ~{sub_check:.0f} µs of contract check (`create_run_submission`), mostly `referencing`
-   lookups per `$ref`. Validating first against a copy with local `$ref`s inlined, and
-   explaining with today's validator only on failure, saved ~{INLINE_SAVING:.0%} in a
-   prototype: ~{sub_check * INLINE_SAVING:.0f} µs per `create_run_submission`,
-   ~{man_check * INLINE_SAVING:.0f} µs per `get_artifact_manifest`,
-   ~{cmp_check * INLINE_SAVING:.0f} µs per `compare_planners`.
-3. **Cache the MCP results of the static tools** (`automium/mcp_server/tools.py`):
-   ~{list_apps_work * CACHE_SAVING:.0f} µs per `list_apps` call and
-   ~{fixtures_work * CACHE_SAVING:.0f} µs per `list_fixtures` (prototype: serialising a cached
-   result costs about a third of building it).
-4. **tools/list is re-serialised per request** ({next_list:.2f} ms): once per session, so
+1. **The tools that take input miss 1.3x because of their own work, not overhead:** the
+   bare `echo` does nothing, so every µs of contract check, domain logic and result
+   building shows in the ratio. What remains per call is the contract check
+   (~{sub_check:.0f} µs for `create_run_submission`, ~{man_check:.0f} µs for
+   `get_artifact_manifest`, ~{cmp_check:.0f} µs for `compare_planners`), the domain work
+   (compiling a journey, modelling 24 trials) and building, dumping and sending a result
+   whose document travels twice (as `structuredContent` and as text content, which the MCP
+   spec asks of tools with an output schema). Cutting the check further means giving up
+   jsonschema as the single rule book, which the differential test relies on.
+2. **The first tools/call re-validates the owned corpus** (`automium/corpus/loader.py`,
+   {first_call:.0f} ms once per session, after tools/list): the issue asks for the corpus
+   to be validated against `corpus.v1` when loaded; a build-time check alone would save it.
+3. **tools/list is re-serialised per request** ({next_list:.2f} ms): once per session, so
    low priority."""
 
 
