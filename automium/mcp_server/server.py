@@ -7,16 +7,18 @@ built at import time.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from mcp import MCPError, types
 from mcp.server import Server, ServerRequestContext
 
 from automium import __version__
-from automium.errors import AutomiumError
 from automium.mcp_server import prompts, resources, tools
-from automium.mcp_server.errors import internal_error, tool_error_result
+from automium.mcp_server.errors import internal_error
 
 log = logging.getLogger("automium.mcp")
+R = TypeVar("R")
 
 INSTRUCTIONS = (
     "Automium v1 is model-only browser QA. Read automium://apps and automium://fixtures, "
@@ -33,16 +35,21 @@ async def _list_tools(
     return tools.list_tools_result()
 
 
+def _guarded(what: str, handler: Callable[..., R], *args: Any) -> R:
+    """Run a table's handler; a failure nobody planned for is a bare -32603 (logged)."""
+    try:
+        return handler(*args)
+    except MCPError:
+        raise
+    except Exception:
+        raise internal_error(what) from None
+
+
 async def _call_tool(
     _ctx: ServerRequestContext, params: types.CallToolRequestParams
 ) -> types.CallToolResult:
     log.debug("tools/call %s", params.name)
-    try:
-        return tools.result(params.name, params.arguments)
-    except AutomiumError as exc:
-        return tool_error_result(exc)
-    except Exception:
-        raise internal_error(f"tools/call {params.name[:100]}") from None
+    return _guarded(f"tools/call {params.name[:100]}", tools.result, params.name, params.arguments)
 
 
 async def _list_resources(
@@ -54,12 +61,7 @@ async def _list_resources(
 async def _read_resource(
     _ctx: ServerRequestContext, params: types.ReadResourceRequestParams
 ) -> types.ReadResourceResult:
-    try:
-        return resources.read(str(params.uri))
-    except MCPError:
-        raise
-    except Exception:
-        raise internal_error("resources/read") from None
+    return _guarded("resources/read", resources.read, str(params.uri))
 
 
 async def _list_prompts(
@@ -71,12 +73,7 @@ async def _list_prompts(
 async def _get_prompt(
     _ctx: ServerRequestContext, params: types.GetPromptRequestParams
 ) -> types.GetPromptResult:
-    try:
-        return prompts.get(params.name, params.arguments)
-    except MCPError:
-        raise
-    except Exception:
-        raise internal_error(f"prompts/get {params.name[:100]}") from None
+    return _guarded(f"prompts/get {params.name[:100]}", prompts.get, params.name, params.arguments)
 
 
 async def _complete(

@@ -14,6 +14,7 @@ from automium.api import OPERATIONS, Operation
 from automium.contracts import ErrorCode, to_document
 from automium.errors import AutomiumError
 from automium.limits import check_arguments
+from automium.mcp_server.errors import tool_error_result
 from automium.mcp_server.schemas import published_schema
 from automium.modeled import NOT_EXECUTED
 
@@ -181,11 +182,14 @@ def call(name: str, arguments: object) -> tuple[str, dict[str, Any]]:
 
 
 def result(name: str, arguments: object) -> types.CallToolResult:
-    """The MCP result of a successful call; raises :class:`AutomiumError` otherwise."""
+    """The MCP result of a call: its output, or an ``isError`` result carrying tool-error.v1."""
     tool = TOOLS_BY_NAME.get(name)
-    if tool is not None and tool.static and isinstance(arguments, dict) and len(arguments) < 4:
-        return _static_result(name, json.dumps(arguments, sort_keys=True))
-    return success_result(*call(name, arguments))
+    try:
+        if tool is not None and tool.static and isinstance(arguments, dict) and len(arguments) < 4:
+            return _static_result(name, json.dumps(arguments, sort_keys=True))
+        return success_result(*call(name, arguments))
+    except AutomiumError as exc:
+        return tool_error_result(exc)
 
 
 @lru_cache(maxsize=32)  # a handful of distinct arguments exist (no filter, or one app id)

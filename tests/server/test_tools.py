@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from mcp import Client
+from mcp import Client, MCPError
 from syrupy.assertion import SnapshotAssertion
 
 from automium.api import OPERATIONS
 from automium.contracts import bundled_schema
-from automium.mcp_server import build_server
+from automium.mcp_server import build_server, tools
 from automium.validation import check
 from tests.server.cases import TOOL_CALLS, TOOL_ERRORS
 from tests.server.conftest import wire
@@ -131,3 +131,18 @@ async def test_both_protocol_eras_give_the_same_answer(legacy: Client, case: str
         assert wire(await newest.call_tool(name, arguments)) == wire(
             await legacy.call_tool(name, arguments)
         )
+
+
+async def test_an_unexpected_failure_is_a_bare_internal_error_that_leaks_nothing(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_: object) -> None:
+        raise RuntimeError("secret detail at /home/agent/.ssh/id_rsa")
+
+    monkeypatch.setattr(tools, "call", broken)
+    name, arguments = TOOL_CALLS["get_replay_summary"]
+    with pytest.raises(MCPError) as raised:
+        await client.call_tool(name, arguments)
+    assert raised.value.code == -32603
+    assert "secret" not in str(raised.value.message)
+    assert raised.value.data is None
