@@ -4,7 +4,6 @@ with its code and path, and every valid journey compiles to an acyclic graph."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from graphlib import TopologicalSorter
 from typing import Any
 
@@ -18,9 +17,7 @@ from automium.contracts import ErrorCode, Intent, Journey, JourneyGraph, NodeTyp
 from automium.errors import AutomiumError
 from automium.journeys import build_graph, compile_journey, render_mermaid, validate_journey
 from automium.validation import check, to_model
-
-Document = dict[str, Any]
-Mutation = Callable[[Document], None]
+from tests.mutations import Document, Mutation, drop_at, set_at
 
 WORKED_EXAMPLE = "shop-lite.buy-one-mug"
 INTENTS = tuple(i.value for i in Intent)
@@ -164,95 +161,79 @@ def test_the_mermaid_text_escapes_quotes_hashes_and_line_breaks_in_labels() -> N
 # --- invalid journeys -------------------------------------------------------------------
 
 
-def _set(*path: str | int, value: Any) -> Mutation:
-    def mutate(document: Document) -> None:
-        parent: Any = document
-        for part in path[:-1]:
-            parent = parent[part]
-        parent[path[-1]] = value
-
-    return mutate
-
-
-def _drop(*path: str | int) -> Mutation:
-    def mutate(document: Document) -> None:
-        parent: Any = document
-        for part in path[:-1]:
-            parent = parent[part]
-        del parent[path[-1]]
-
-    return mutate
-
-
 def _add_step(step: Document) -> Mutation:
     return lambda document: document["steps"].append(step)
 
 
 INVALID = ErrorCode.INVALID_INPUT
 CASES: list[tuple[str, Mutation, list[tuple[ErrorCode, str]]]] = [
-    ("unknown app", _set("appId", value="shop-max"), [(ErrorCode.INVALID_APP_ID, "/appId")]),
+    ("unknown app", set_at("appId", value="shop-max"), [(ErrorCode.INVALID_APP_ID, "/appId")]),
     (
         "app id that is no id",
-        _set("appId", value="Shop Lite"),
+        set_at("appId", value="Shop Lite"),
         [(ErrorCode.INVALID_APP_ID, "/appId")],
     ),
     (
         "unknown fixture",
-        _set("fixtureId", value="shop-lite.vip-buyer"),
+        set_at("fixtureId", value="shop-lite.vip-buyer"),
         [(ErrorCode.UNKNOWN_FIXTURE, "/fixtureId")],
     ),
     (
         "fixture of another app",
-        _set("fixtureId", value="todo-mvc.empty"),
+        set_at("fixtureId", value="todo-mvc.empty"),
         [(ErrorCode.FIXTURE_APP_MISMATCH, "/fixtureId")],
     ),
     (
         "unknown intent",
-        _set("steps", 3, "intent", value="teleport"),
+        set_at("steps", 3, "intent", value="teleport"),
         [(ErrorCode.UNSUPPORTED_INTENT, "/steps/3/intent")],
     ),
     (
         "navigate to an unknown route",
-        _set("steps", 4, "route", value="basket"),
+        set_at("steps", 4, "route", value="basket"),
         [(ErrorCode.UNKNOWN_ROUTE, "/steps/4/route")],
     ),
     (
         "navigate to a url, reported once",
-        _set("steps", 4, "route", value="https://shop.example/checkout"),
+        set_at("steps", 4, "route", value="https://shop.example/checkout"),
         [(ErrorCode.UNKNOWN_ROUTE, "/steps/4/route")],
     ),
     (
         "route_is an unknown route",
-        _set("assertions", 0, "route", value="thank-you"),
+        set_at("assertions", 0, "route", value="thank-you"),
         [(ErrorCode.UNKNOWN_ROUTE, "/assertions/0/route")],
     ),
-    ("fill without value", _drop("steps", 1, "value"), [(INVALID, "/steps/1/value")]),
+    ("fill without value", drop_at("steps", 1, "value"), [(INVALID, "/steps/1/value")]),
     (
         "navigate with a target",
-        _set("steps", 0, "target", value={"role": "link", "name": "Home"}),
+        set_at("steps", 0, "target", value={"role": "link", "name": "Home"}),
         [(INVALID, "/steps/0/target")],
     ),
-    ("duplicate step ids", _set("steps", 2, "id", value="search"), [(INVALID, "/steps/2/id")]),
+    ("duplicate step ids", set_at("steps", 2, "id", value="search"), [(INVALID, "/steps/2/id")]),
     (
         "duplicate assertion ids",
-        _set("assertions", 1, "id", value="confirmed"),
+        set_at("assertions", 1, "id", value="confirmed"),
         [(INVALID, "/assertions/1/id")],
     ),
     (
         "assertion after an unknown step",
-        _set("assertions", 1, "afterStep", value="pay-now"),
+        set_at("assertions", 1, "afterStep", value="pay-now"),
         [(INVALID, "/assertions/1/afterStep")],
     ),
-    ("blank goal", _set("goal", value="   "), [(INVALID, "/goal")]),
-    ("no attempts", _set("recovery", "maxAttempts", value=0), [(INVALID, "/recovery/maxAttempts")]),
+    ("blank goal", set_at("goal", value="   "), [(INVALID, "/goal")]),
+    (
+        "no attempts",
+        set_at("recovery", "maxAttempts", value=0),
+        [(INVALID, "/recovery/maxAttempts")],
+    ),
     (
         "too many attempts",
-        _set("recovery", "maxAttempts", value=4),
+        set_at("recovery", "maxAttempts", value=4),
         [(INVALID, "/recovery/maxAttempts")],
     ),
     (
         "unknown assertion kind",
-        _set("assertions", 0, "kind", value="looks_nice"),
+        set_at("assertions", 0, "kind", value="looks_nice"),
         [(INVALID, "/assertions/0/kind")],
     ),
     (
@@ -286,17 +267,17 @@ def test_an_invalid_journey_is_refused_with_each_code_and_path(
 
 
 ALLOWED_CASES: list[tuple[str, Mutation, tuple[str | int, ...]]] = [
-    ("unknown app", _set("appId", value="shop-max"), corpus.app_ids()),
-    ("unknown intent", _set("steps", 3, "intent", value="teleport"), INTENTS),
-    ("unknown route", _set("steps", 4, "route", value="basket"), corpus.route_ids("shop-lite")),
+    ("unknown app", set_at("appId", value="shop-max"), corpus.app_ids()),
+    ("unknown intent", set_at("steps", 3, "intent", value="teleport"), INTENTS),
+    ("unknown route", set_at("steps", 4, "route", value="basket"), corpus.route_ids("shop-lite")),
     (
         "fixture of another app",
-        _set("fixtureId", value="todo-mvc.empty"),
+        set_at("fixtureId", value="todo-mvc.empty"),
         corpus.fixture_ids("shop-lite"),
     ),
     (
         "assertion after an unknown step",
-        _set("assertions", 1, "afterStep", value="pay-now"),
+        set_at("assertions", 1, "afterStep", value="pay-now"),
         ("open-home", "search", "submit", "add", "checkout", "pay"),
     ),
 ]

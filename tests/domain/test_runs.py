@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 from syrupy.assertion import SnapshotAssertion
@@ -16,9 +14,7 @@ from automium.api import OPERATIONS
 from automium.contracts import ErrorCode, RunSubmission, RunSubmissionInput, to_document
 from automium.errors import AutomiumError
 from automium.runs import create_run_submission, run_id_for
-
-Document = dict[str, Any]
-Mutation = Callable[[Document], None]
+from tests.mutations import Document, Mutation, drop_at, set_at
 
 REQUEST: Document = {
     "journeyId": "shop-lite.buy-one-mug",
@@ -46,26 +42,6 @@ def refusal(document: object) -> list[tuple[ErrorCode, str]]:
     with pytest.raises(AutomiumError) as refused:
         submit(document)
     return [(p.code, p.path) for p in refused.value.problems]
-
-
-def _set(*path: str, value: Any) -> Mutation:
-    def mutate(document: Document) -> None:
-        parent: Any = document
-        for part in path[:-1]:
-            parent = parent[part]
-        parent[path[-1]] = value
-
-    return mutate
-
-
-def _drop(*path: str) -> Mutation:
-    def mutate(document: Document) -> None:
-        parent: Any = document
-        for part in path[:-1]:
-            parent = parent[part]
-        del parent[path[-1]]
-
-    return mutate
 
 
 # --- success ----------------------------------------------------------------------------------
@@ -106,16 +82,16 @@ def test_the_order_of_properties_in_the_request_does_not_change_the_run_id() -> 
 
 
 CHANGES: list[tuple[str, list[Mutation]]] = [
-    ("journeyId", [_set("journeyId", value="shop-lite.buy-two-mugs")]),
-    ("fixtureId", [_set("fixtureId", value="shop-lite.guest-empty-cart")]),
+    ("journeyId", [set_at("journeyId", value="shop-lite.buy-two-mugs")]),
+    ("fixtureId", [set_at("fixtureId", value="shop-lite.guest-empty-cart")]),
     (
         "appId (with a fixture of that app)",
-        [_set("appId", value="todo-mvc"), _set("fixtureId", value="todo-mvc.empty")],
+        [set_at("appId", value="todo-mvc"), set_at("fixtureId", value="todo-mvc.empty")],
     ),
-    ("planner id", [_set("planner", "id", value="claude-2")]),
-    ("planner vendor", [_set("planner", "vendor", value="anthropic-eu")]),
-    ("planner model", [_set("planner", "model", value="claude-opus-4")]),
-    ("environmentProfileId", [_set("environmentProfileId", value="mobile-390x844")]),
+    ("planner id", [set_at("planner", "id", value="claude-2")]),
+    ("planner vendor", [set_at("planner", "vendor", value="anthropic-eu")]),
+    ("planner model", [set_at("planner", "model", value="claude-opus-4")]),
+    ("environmentProfileId", [set_at("environmentProfileId", value="mobile-390x844")]),
 ]
 
 
@@ -155,40 +131,44 @@ def test_a_submission_says_it_was_modeled_and_nothing_was_executed() -> None:
 INVALID = ErrorCode.INVALID_INPUT
 PLANNER = ErrorCode.MALFORMED_PLANNER_METADATA
 REFUSALS: list[tuple[str, list[Mutation], list[tuple[ErrorCode, str]]]] = [
-    ("unknown app", [_set("appId", value="shop-max")], [(ErrorCode.INVALID_APP_ID, "/appId")]),
+    ("unknown app", [set_at("appId", value="shop-max")], [(ErrorCode.INVALID_APP_ID, "/appId")]),
     (
         "app id that is no id",
-        [_set("appId", value="Shop Lite")],
+        [set_at("appId", value="Shop Lite")],
         [(ErrorCode.INVALID_APP_ID, "/appId")],
     ),
     (
         "unknown fixture",
-        [_set("fixtureId", value="shop-lite.vip-buyer")],
+        [set_at("fixtureId", value="shop-lite.vip-buyer")],
         [(ErrorCode.UNKNOWN_FIXTURE, "/fixtureId")],
     ),
     (
         "fixture of another app",
-        [_set("fixtureId", value="todo-mvc.empty")],
+        [set_at("fixtureId", value="todo-mvc.empty")],
         [(ErrorCode.FIXTURE_APP_MISMATCH, "/fixtureId")],
     ),
-    ("planner without vendor", [_drop("planner", "vendor")], [(PLANNER, "/planner/vendor")]),
-    ("planner without model", [_drop("planner", "model")], [(PLANNER, "/planner/model")]),
-    ("planner without id", [_drop("planner", "id")], [(PLANNER, "/planner/id")]),
-    ("blank planner model", [_set("planner", "model", value="  ")], [(PLANNER, "/planner/model")]),
-    ("no planner at all", [_drop("planner")], [(PLANNER, "/planner")]),
-    ("planner that is no object", [_set("planner", value="claude")], [(PLANNER, "/planner")]),
+    ("planner without vendor", [drop_at("planner", "vendor")], [(PLANNER, "/planner/vendor")]),
+    ("planner without model", [drop_at("planner", "model")], [(PLANNER, "/planner/model")]),
+    ("planner without id", [drop_at("planner", "id")], [(PLANNER, "/planner/id")]),
+    (
+        "blank planner model",
+        [set_at("planner", "model", value="  ")],
+        [(PLANNER, "/planner/model")],
+    ),
+    ("no planner at all", [drop_at("planner")], [(PLANNER, "/planner")]),
+    ("planner that is no object", [set_at("planner", value="claude")], [(PLANNER, "/planner")]),
     (
         "planner with an extra property",
-        [_set("planner", "apiKey", value="sk-not-here")],
+        [set_at("planner", "apiKey", value="sk-not-here")],
         [(PLANNER, "/planner/apiKey")],
     ),
     (
         "unknown environment profile",
-        [_set("environmentProfileId", value="tablet-800x1280")],
+        [set_at("environmentProfileId", value="tablet-800x1280")],
         [(INVALID, "/environmentProfileId")],
     ),
-    ("missing journey id", [_drop("journeyId")], [(INVALID, "/journeyId")]),
-    ("extra property", [_set("priority", value="high")], [(INVALID, "/priority")]),
+    ("missing journey id", [drop_at("journeyId")], [(INVALID, "/journeyId")]),
+    ("extra property", [set_at("priority", value="high")], [(INVALID, "/priority")]),
 ]
 
 
@@ -202,20 +182,20 @@ def test_an_invalid_request_is_refused_with_its_code_and_path(
 
 
 ALLOWED: list[tuple[str, list[Mutation], tuple[str, ...]]] = [
-    ("unknown app", [_set("appId", value="shop-max")], corpus.app_ids()),
+    ("unknown app", [set_at("appId", value="shop-max")], corpus.app_ids()),
     (
         "unknown fixture",
-        [_set("fixtureId", value="shop-lite.vip-buyer")],
+        [set_at("fixtureId", value="shop-lite.vip-buyer")],
         ("shop-lite.guest-empty-cart", "shop-lite.returning-buyer"),
     ),
     (
         "fixture of another app",
-        [_set("fixtureId", value="todo-mvc.empty")],
+        [set_at("fixtureId", value="todo-mvc.empty")],
         ("shop-lite.guest-empty-cart", "shop-lite.returning-buyer"),
     ),
     (
         "unknown environment profile",
-        [_set("environmentProfileId", value="tablet-800x1280")],
+        [set_at("environmentProfileId", value="tablet-800x1280")],
         ("desktop-1280x720", "mobile-390x844"),
     ),
 ]
@@ -236,9 +216,9 @@ def test_a_refusal_lists_the_values_an_agent_may_use_instead(
 
 def test_every_corpus_problem_of_a_request_is_reported_at_once_in_path_order() -> None:
     document = request(
-        _set("appId", value="shop-max"),
-        _set("fixtureId", value="shop-lite.vip-buyer"),
-        _set("environmentProfileId", value="tablet-800x1280"),
+        set_at("appId", value="shop-max"),
+        set_at("fixtureId", value="shop-lite.vip-buyer"),
+        set_at("environmentProfileId", value="tablet-800x1280"),
     )
 
     assert refusal(document) == [
@@ -250,8 +230,8 @@ def test_every_corpus_problem_of_a_request_is_reported_at_once_in_path_order() -
 
 def test_a_fixture_mismatch_and_an_unknown_profile_are_reported_together() -> None:
     document = request(
-        _set("fixtureId", value="todo-mvc.empty"),
-        _set("environmentProfileId", value="tablet-800x1280"),
+        set_at("fixtureId", value="todo-mvc.empty"),
+        set_at("environmentProfileId", value="tablet-800x1280"),
     )
 
     assert refusal(document) == [
@@ -262,10 +242,10 @@ def test_a_fixture_mismatch_and_an_unknown_profile_are_reported_together() -> No
 
 def test_every_contract_problem_of_a_request_is_reported_at_once_in_path_order() -> None:
     document = request(
-        _set("journeyId", value="Buy One Mug"),
-        _drop("planner", "vendor"),
-        _set("planner", "model", value="  "),
-        _set("priority", value="high"),
+        set_at("journeyId", value="Buy One Mug"),
+        drop_at("planner", "vendor"),
+        set_at("planner", "model", value="  "),
+        set_at("priority", value="high"),
     )
 
     assert refusal(document) == [

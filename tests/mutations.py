@@ -1,0 +1,34 @@
+"""Edits to a copy of a valid document, for tables of invalid inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Document = dict[str, Any]
+Mutation = Callable[[Document], None]
+
+
+def _parent(document: Document, path: tuple[str | int, ...]) -> Any:
+    parent: Any = document
+    for part in path[:-1]:
+        parent = parent[part]
+    return parent
+
+
+def set_at(*path: str | int, value: Any) -> Mutation:
+    """Set the value at ``path`` (the last part is the key or index to set)."""
+
+    def mutate(document: Document) -> None:
+        _parent(document, path)[path[-1]] = value
+
+    return mutate
+
+
+def drop_at(*path: str | int) -> Mutation:
+    """Remove the key or item at ``path``."""
+
+    def mutate(document: Document) -> None:
+        del _parent(document, path)[path[-1]]
+
+    return mutate
