@@ -165,6 +165,7 @@ __all__ = [
     "Verdict",
     "bundled_schema",
     "bundled_schema_text",
+    "check_schema",
     "contract_names",
     "model_for",
     "to_document",
@@ -237,18 +238,30 @@ def contract_names() -> tuple[str, ...]:
     )
 
 
+def _read(folder: str, name: str) -> str:
+    if name not in contract_names():
+        raise KeyError(name)
+    return (resources.files(_PACKAGE) / folder / f"{name}.json").read_text(encoding="utf-8")
+
+
 @cache
 def bundled_schema_text(name: str) -> str:
     """The bundled schema of contract ``name``, byte for byte as generated."""
-    if name not in contract_names():
-        raise KeyError(name)
-    return (resources.files(_PACKAGE) / "schemas" / f"{name}.json").read_text(encoding="utf-8")
+    return _read("schemas", name)
 
 
 @cache
 def bundled_schema(name: str) -> Mapping[str, Any]:
     """The bundled schema of contract ``name``, parsed once (treat it as read-only)."""
     schema: dict[str, Any] = json.loads(bundled_schema_text(name))
+    return schema
+
+
+@cache
+def check_schema(name: str) -> Mapping[str, Any]:
+    """The validation-only projection of contract ``name`` (annotations dropped, unions
+    dispatched on their tag), parsed once (treat it as read-only)."""
+    schema: dict[str, Any] = json.loads(_read("checks", name))
     return schema
 
 

@@ -6,7 +6,9 @@ Writes, from the hand-written JSON Schema contracts:
 * ``models/``  — pydantic v2 models, one module per contract, by the pinned
   datamodel-code-generator (options in ``[tool.datamodel-codegen]`` of pyproject.toml);
 * ``schemas/`` — one self-contained *bundled* schema per contract: every external
-  ``$ref`` is inlined as a local ``$defs`` entry, so a client needs no resolver.
+  ``$ref`` is inlined as a local ``$defs`` entry, so a client needs no resolver;
+* ``checks/``  — the validation-only projection of each bundled schema (no annotations;
+  discriminated unions dispatch on their tag): what the server's validator compiles.
 
 Usage::
 
@@ -175,6 +177,85 @@ def dump_json(document: Any) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+# Keywords that only annotate: a validator ignores them, so the projection drops them.
+ANNOTATIONS = frozenset(
+    {"$schema", "$id", "$comment", "title", "description", "examples", "default", "discriminator"}
+)
+# Keywords whose value maps names to schemas (the names are data, never annotations).
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "dependentSchemas"})
+# Keywords whose value is data, copied as it is.
+_DATA = frozenset({"enum", "const", "required", "type"})
+
+
+class _Projector:
+    """The validation-only projection of one bundled contract.
+
+    Annotations go (descriptions, titles, ``$schema``, ``$id``), and every discriminated
+    union (``oneOf`` + ``discriminator``) becomes a dispatch on its tag: the tag must be one
+    of the branch tags, and an ``if``/``then`` per branch applies that branch alone. That
+    accepts exactly what the ``oneOf`` accepts — the branches require distinct ``const``
+    tags, which regen checks, so only the branch named by the tag can match — while a
+    validator checks one branch instead of all of them, and its errors are that branch's.
+    """
+
+    def __init__(self, name: str, bundled: Json) -> None:
+        self.name = name
+        self.defs: Json = bundled.get("$defs", {})
+
+    def schema(self, node: Any) -> Any:
+        if not isinstance(node, dict):
+            return node
+        out: Json = {}
+        for key, value in node.items():
+            if key in ANNOTATIONS:
+                continue
+            if key in _DATA:
+                out[key] = value
+            elif key in _SCHEMA_MAPS:
+                out[key] = {name: self.schema(sub) for name, sub in value.items()}
+            elif isinstance(value, list):
+                out[key] = [self.schema(sub) for sub in value]
+            else:
+                out[key] = self.schema(value)
+        tag = node.get("discriminator", {}).get("propertyName")
+        return out if tag is None else self._dispatch(out, tag)
+
+    def _dispatch(self, union: Json, tag: str) -> Json:
+        branches: list[Json] = union.pop("oneOf")
+        tags = [self._tag_of(branch, tag) for branch in branches]
+        if len(set(tags)) != len(tags):
+            raise ContractError(f"{self.name}: discriminated union on {tag!r} repeats a tag")
+        return {
+            **union,
+            "type": "object",
+            "required": [tag],
+            "properties": {tag: {"enum": tags}},
+            "allOf": [
+                {"if": {"properties": {tag: {"const": value}}, "required": [tag]}, "then": branch}
+                for value, branch in zip(tags, branches, strict=True)
+            ],
+        }
+
+    def _tag_of(self, branch: Json, tag: str) -> Any:
+        target = branch
+        while isinstance(target.get("$ref"), str):
+            target = self.defs[target["$ref"].removeprefix("#/$defs/")]
+        const = target.get("properties", {}).get(tag, {}).get("const")
+        if target.get("type") != "object" or tag not in target.get("required", []) or const is None:
+            raise ContractError(
+                f"{self.name}: every branch of a union on {tag!r} must be an object that "
+                f"requires {tag!r} and fixes it with a const"
+            )
+        return const
+
+
+def project(name: str, bundled: Json) -> Json:
+    """The validation-only projection of a bundled contract (see :class:`_Projector`)."""
+    projected: Json = _Projector(name, bundled).schema(bundled)
+    Draft202012Validator.check_schema(projected)
+    return projected
+
+
 def generate(out: Path) -> None:
     """Write the whole package into ``out`` (an empty folder)."""
     contracts = load_contracts()
@@ -194,10 +275,12 @@ def generate(out: Path) -> None:
         raise ContractError("datamodel-codegen failed:\n" + (result.stderr or result.stdout))
     (out / "__init__.py").write_text(INIT, encoding="utf-8")
     (out / "py.typed").write_text("", encoding="utf-8")
-    schemas = out / "schemas"
+    schemas, checks = out / "schemas", out / "checks"
     schemas.mkdir()
+    checks.mkdir()
     for name, bundled in bundles.items():
         (schemas / f"{name}.json").write_text(dump_json(bundled), "utf-8")
+        (checks / f"{name}.json").write_text(dump_json(project(name, bundled)), "utf-8")
 
 
 def _files(folder: Path) -> Iterator[Path]:

@@ -1,0 +1,269 @@
+"""The explanation: each validator error becomes a :class:`~automium.errors.Problem`.
+
+A problem carries the most specific code an agent can act on, a message, the JSON Pointer
+of the offending value and, where the set is small and known, the allowed values. How a
+code is chosen, most specific first:
+
+1. the innermost contract definition on the error's evaluation path that names a
+   vocabulary or a domain id (``Intent`` -> ``unsupported_intent``, ``AppId`` ->
+   ``invalid_app_id``, ``PlannerReference`` -> ``malformed_planner_metadata``, …; see
+   ``_DEF_CODES``); an unknown or missing union tag gets the code of its union (an
+   unknown step intent is ``unsupported_intent``);
+2. a size limit (``maxItems``, ``maxLength``, ``maxProperties``) is ``limit_exceeded``;
+3. anything else is ``invalid_input``.
+
+Errors are read off jsonschema-rs's: the keyword ends the evaluation path, the
+definitions entered are the ``$ref`` hops along it, and descriptions (for messages) come
+from the bundled contract, since the validator's projection carries none.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from automium.contracts import ErrorCode, bundled_schema, check_schema
+from automium.errors import Problem, pointer
+from automium.validation.checking import Error
+
+# Allowed values a caller knows and the schema does not (app ids live in the corpus).
+Vocabularies = Mapping[str, Sequence[str]]
+
+_DEF_CODES: Mapping[str, ErrorCode] = {
+    "AppId": ErrorCode.INVALID_APP_ID,
+    "FixtureId": ErrorCode.UNKNOWN_FIXTURE,
+    "RouteId": ErrorCode.UNKNOWN_ROUTE,
+    "Intent": ErrorCode.UNSUPPORTED_INTENT,
+    "ArtifactKind": ErrorCode.INVALID_ARTIFACT_KIND,
+    "ArtifactPath": ErrorCode.INVALID_ARTIFACT_PATH,
+    "CorpusVersion": ErrorCode.UNSUPPORTED_CORPUS_VERSION,
+    "PlannerReference": ErrorCode.MALFORMED_PLANNER_METADATA,
+    "Repetitions": ErrorCode.LIMIT_EXCEEDED,
+}
+_UNION_CODES: Mapping[str, ErrorCode] = {"Step": ErrorCode.UNSUPPORTED_INTENT}
+_LIMIT_KEYWORDS = frozenset({"maxItems", "maxLength", "maxProperties"})
+_SHOWN = 60  # characters of an offending value quoted back in a message
+_MAX_POINTER = 2000  # tool-error.v1 caps a path at 2000 characters
+
+Schema = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class _Site:
+    """Where an error's keyword sits: the definitions entered on the way, and its schema."""
+
+    defs: tuple[str, ...]
+    node: Schema  # the (projected) schema object holding the keyword
+    described: Schema  # the same object in the bundled contract ({} where it has none)
+    tag: tuple[str, tuple[Any, ...]] | None  # a union's tag name and tags, for tag errors
+
+
+class Explainer:
+    """Explains the errors of one contract; ``vocabularies`` fill in corpus-owned values."""
+
+    def __init__(self, contract: str, vocabularies: Vocabularies) -> None:
+        self.root = check_schema(contract)
+        self.bundled = bundled_schema(contract)
+        self.vocabularies = vocabularies
+
+    def explain(self, error: Error) -> Iterator[Problem]:
+        keyword = str(error.evaluation_path[-1])
+        site = self._site(error.evaluation_path[:-1])
+        path = list(error.instance_path)
+        if keyword in ("oneOf", "anyOf"):
+            yield from self._union(error, path)
+        elif keyword == "required":
+            yield self._missing(str(getattr(error.kind, "property", "")), site, path)
+        elif keyword in ("additionalProperties", "unevaluatedProperties"):
+            yield from self._unexpected(error, site, path)
+        elif site.tag is not None and path and path[-1] == site.tag[0]:
+            yield self._bad_tag(error.instance, site, path)
+        else:
+            yield Problem(
+                self._code(site.defs, keyword),
+                _message(keyword, site, error.instance),
+                pointer(*path),
+                self._allowed(site.node, site.defs),
+            )
+
+    def _missing(self, name: str, site: _Site, path: list[str | int]) -> Problem:
+        if site.tag is not None and name == site.tag[0]:
+            return self._bad_tag(None, site, [*path, name])
+        field: Schema = site.node.get("properties", {}).get(name, {})
+        field_defs = (*site.defs, *_ref_names(field))
+        return Problem(
+            self._code(field_defs, "required"),
+            f"missing required property {name!r}{_about(site.described)}",
+            pointer(*path, name),
+            self._allowed(field, field_defs),
+        )
+
+    def _unexpected(self, error: Error, site: _Site, path: list[str | int]) -> Iterator[Problem]:
+        known = tuple(sorted(site.node.get("properties", {})))
+        for extra in sorted(getattr(error.kind, "unexpected", ())):
+            # The name is the caller's and may be huge: quote it short, and point at its
+            # object when its own pointer would not fit a tool-error path.
+            where = pointer(*path, extra)
+            yield Problem(
+                self._code(site.defs, "additionalProperties"),
+                f"unexpected property {_name(extra)}{_about(site.described)}",
+                where if len(where) <= _MAX_POINTER else pointer(*path),
+                known,
+            )
+
+    def _bad_tag(self, value: Any, site: _Site, path: list[str | int]) -> Problem:
+        assert site.tag is not None
+        name, tags = site.tag
+        shown = "missing" if value is None else f"{_show(value)} is not supported"
+        union = site.defs[-1] if site.defs else ""
+        return Problem(
+            _UNION_CODES.get(union, ErrorCode.INVALID_INPUT),
+            f"{name} {shown}; use one of: {', '.join(map(str, tags))}",
+            pointer(*path),
+            tags,
+        )
+
+    def _union(self, error: Error, path: list[str | int]) -> Iterator[Problem]:
+        branches: list[list[Error]] = [list(b) for b in getattr(error.kind, "context", ()) or ()]
+        chosen = min(branches, key=len) if branches else []  # the branch nearly matched
+        if not chosen:  # valid under several branches
+            yield Problem(
+                ErrorCode.INVALID_INPUT,
+                f"{_show(error.instance)} matches none or several of the allowed forms",
+                pointer(*path),
+            )
+        for sub in chosen:
+            yield from self.explain(sub)
+
+    def _code(self, defs: Sequence[str], keyword: str) -> ErrorCode:
+        for name in reversed(defs):
+            if name in _DEF_CODES:
+                return _DEF_CODES[name]
+        if keyword in _LIMIT_KEYWORDS:
+            return ErrorCode.LIMIT_EXCEEDED
+        return ErrorCode.INVALID_INPUT
+
+    def _allowed(self, schema: Schema, defs: Sequence[str]) -> tuple[str | int, ...]:
+        for name in reversed(defs):
+            if name in self.vocabularies:
+                return tuple(self.vocabularies[name])
+            if name in _DEF_CODES:
+                break
+        target = self._resolve(schema)
+        if "enum" in target:
+            return tuple(target["enum"])
+        if "const" in target:
+            return (target["const"],)
+        return ()
+
+    def _resolve(self, schema: Schema) -> Schema:
+        while isinstance(schema.get("$ref"), str):
+            schema = self.root["$defs"][schema["$ref"].removeprefix("#/$defs/")]
+        return schema
+
+    def _site(self, tokens: Sequence[str | int]) -> _Site:
+        """Follow an evaluation path (minus its keyword) from the root, through ``$ref``s."""
+        defs: list[str] = []
+        node: Any = self.root
+        inside: list[str | int] = []  # the tokens since the last $ref
+        tag: tuple[str, tuple[Any, ...]] | None = None
+        for index, token in enumerate(tokens):
+            if token == "$ref":
+                name = node["$ref"].removeprefix("#/$defs/")
+                defs.append(name)
+                node, inside = self.root["$defs"][name], []
+                continue
+            if token == "properties" and _tags(node) and index + 1 < len(tokens):
+                union_tag = _tags(node)
+                if union_tag is not None and tokens[index + 1] == union_tag[0]:
+                    tag = union_tag
+            node = node[token]
+            inside.append(token)
+        if tag is None:
+            tag = _tags(node)
+        base: Any = self.bundled["$defs"].get(defs[-1], {}) if defs else self.bundled
+        for token in inside:
+            base = _step(base, token)
+        return _Site(tuple(defs), node, base if isinstance(base, Mapping) else {}, tag)
+
+
+def _tags(node: Any) -> tuple[str, tuple[Any, ...]] | None:
+    """A dispatching union's tag name and tags (see scripts/regen.py), or None."""
+    if not isinstance(node, Mapping) or not isinstance(node.get("allOf"), list):
+        return None
+    required = node.get("required")
+    if not (isinstance(required, list) and len(required) == 1):
+        return None
+    name = required[0]
+    tags = []
+    for branch in node["allOf"]:
+        condition = branch.get("if", {}) if isinstance(branch, Mapping) else {}
+        const = condition.get("properties", {}).get(name, {}).get("const")
+        if const is None or "then" not in branch:
+            return None
+        tags.append(const)
+    return name, tuple(tags)
+
+
+def _step(node: Any, token: str | int) -> Any:
+    if isinstance(node, Mapping):
+        return node.get(token, {})
+    if isinstance(node, list) and isinstance(token, int) and token < len(node):
+        return node[token]
+    return {}
+
+
+def _ref_names(schema: Schema) -> tuple[str, ...]:
+    ref = schema.get("$ref")
+    return (ref.removeprefix("#/$defs/"),) if isinstance(ref, str) else ()
+
+
+def _about(schema: Schema) -> str:
+    description = schema.get("description")
+    return f" ({description})" if isinstance(description, str) else ""
+
+
+def _name(name: str) -> str:
+    return repr(name if len(name) <= _SHOWN else name[: _SHOWN - 1] + "…")
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+_TYPE_NAMES: Mapping[type, str] = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    type(None): "null",
+}
+
+_MESSAGES: Mapping[str, Callable[[Any, Any], str]] = {
+    "type": lambda want, got: f"expected {want}, got {_TYPE_NAMES.get(type(got), 'value')}",
+    "enum": lambda want, got: f"{_show(got)} is not one of: {', '.join(map(str, want))}",
+    "const": lambda want, got: f"{_show(got)} must be {_show(want)}",
+    "minLength": lambda want, _got: f"must not be empty (at least {want} character)",
+    "maxLength": lambda want, got: f"is {len(got)} characters long; the limit is {want}",
+    "minItems": lambda want, _got: f"needs at least {want} item(s)",
+    "maxItems": lambda want, got: f"has {len(got)} items; the limit is {want}",
+    "maxProperties": lambda want, got: f"has {len(got)} properties; the limit is {want}",
+    "uniqueItems": lambda _want, _got: "items must be unique",
+    "minimum": lambda want, got: f"{_show(got)} is below the minimum of {want}",
+    "maximum": lambda want, got: f"{_show(got)} is above the maximum of {want}",
+}
+
+
+def _message(keyword: str, site: _Site, got: Any) -> str:
+    want = site.node.get(keyword)
+    if keyword == "pattern":
+        what = site.described.get("description", f"a value matching {want}")
+        return f"{_show(got)} is not valid here: expected {what}"
+    if keyword in _MESSAGES:
+        return _MESSAGES[keyword](want, got)
+    return f"{_show(got)} is not allowed here ({keyword})"
