@@ -10,7 +10,7 @@ with a million junk items would otherwise cost a million explanations.
 what                         limit                           where it is enforced
 ===========================  ==============================  ==============================
 tool arguments, total size   1 MiB (1,048,576 characters of  :func:`check_arguments`, first
-                             compact JSON; escapes are not   thing in ``tools.call``; far
+                             compact JSON; escapes are not   thing ``Capability.run`` does; far
                              expanded, so it is a cheap      above any journey an agent can
                              lower bound of the wire size)   write in one turn
 tool arguments, nesting      64 levels of objects/arrays     :func:`check_arguments` (an

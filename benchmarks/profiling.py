@@ -225,13 +225,13 @@ def tool_profiles(
 
     profiles = {}
     for name, arguments in inputs.items():
-        _wire(tools.success_result(*tools.call(name, arguments)))
+        _wire(tools.success_result(*tools.answer(name, arguments)))
         profiler = cProfile.Profile()
         calls = 0
         start = time.perf_counter()
         profiler.enable()
         while calls < 20 or (time.perf_counter() - start < budget_s and calls < 2000):
-            _wire(tools.success_result(*tools.call(name, arguments)))
+            _wire(tools.success_result(*tools.answer(name, arguments)))
             calls += 1
         profiler.disable()
         profiles[name] = _summarise(
@@ -249,14 +249,14 @@ def tool_stages(inputs: dict[str, dict[str, Any]], repeats: int) -> dict[str, di
     MCP shaping (summary line, ``CallToolResult``, ``model_dump`` and ``json.dumps``).
     """
     from automium import corpus  # noqa: PLC0415
-    from automium.api import OPERATIONS  # noqa: PLC0415
+    from automium.capabilities import BY_NAME  # noqa: PLC0415
     from automium.contracts import to_document  # noqa: PLC0415
     from automium.mcp_server import tools  # noqa: PLC0415
     from automium.validation import check  # noqa: PLC0415
 
     stages: dict[str, dict[str, float]] = {}
     for name, arguments in inputs.items():
-        operation = tools.TOOLS_BY_NAME[name].operation
+        operation = BY_NAME[name]
         samples: dict[str, list[float]] = {}
         for _ in range(repeats):
             t0 = time.perf_counter()
@@ -266,7 +266,7 @@ def tool_stages(inputs: dict[str, dict[str, Any]], repeats: int) -> dict[str, di
             t2 = time.perf_counter()
             document = to_document(model)
             t3 = time.perf_counter()
-            summary, document = tools.call(name, arguments)
+            summary, document = tools.answer(name, arguments)
             t4 = time.perf_counter()
             _wire(tools.success_result(summary, document))
             t5 = time.perf_counter()
@@ -282,7 +282,7 @@ def tool_stages(inputs: dict[str, dict[str, Any]], repeats: int) -> dict[str, di
         # ``operation`` includes the contract check again (it is how operations start).
         medians["model + domain"] = max(0.0, medians["operation"] - medians["contract check"])
         stages[name] = medians
-    _ = OPERATIONS  # the table tool specs point into; imported so a broken api fails here
+    _ = BY_NAME  # the capability table; imported so a broken table fails here
     return stages
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from automium.api import OPERATIONS
+from automium.capabilities import BY_NAME
 from automium.contracts import to_document
 from benchmarks.measure import median
 from benchmarks.workloads import COMPARE_POINTS, JOURNEY_SIZES, compare_input, generated_journey
@@ -38,7 +38,7 @@ class Point:
 
 
 def _run(operation: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    return to_document(OPERATIONS[operation].run(arguments))
+    return to_document(BY_NAME[f"automium_{operation}"].run(arguments))
 
 
 def _timed(operation: str, arguments: dict[str, Any], budget_s: float) -> tuple[float, int]:

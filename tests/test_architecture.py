@@ -121,9 +121,9 @@ def test_the_contracts_facade_does_import_the_generated_package() -> None:
     assert offenders([FACADE], frozenset({GENERATED}))
 
 
-def test_importing_the_domain_operations_loads_no_mcp_module() -> None:
+def test_importing_the_capability_and_prompt_tables_loads_no_mcp_module() -> None:
     code = (
-        "import automium.api, sys; "
+        "import automium.capabilities, automium.guidance, sys; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types')))"
     )
 

@@ -17,7 +17,7 @@ import json
 import sys
 
 from automium import corpus
-from automium.api import OPERATIONS
+from automium.capabilities import BY_NAME
 from automium.contracts import to_document
 from automium.errors import AutomiumError
 from automium.journeys import compile_journey, render_mermaid
@@ -72,6 +72,7 @@ refusals = [
     ("get_artifact_manifest", {"runId": RUN_ID, "root": "/", "entries": [ENTRY, ENTRY]}),
     ("compare_planners", {"corpusVersion": "1999.1", "appIds": ["x"], "planners": []}),
 ]
+OPERATIONS = {name.removeprefix("automium_"): c for name, c in BY_NAME.items()}
 if {name for name, _ in calls} != set(OPERATIONS):
     sys.exit("not every operation is called: " + ", ".join(sorted(OPERATIONS)))
 

@@ -7,6 +7,7 @@ trials (modeled or recorded); ``report`` checks a request and assembles the repo
 
 from automium.benchmark.metrics import metrics_for, pass_hat_k
 from automium.benchmark.model import ASSUMPTIONS, trial_seed
+from automium.benchmark.planners import parse_planners, planner_id
 from automium.benchmark.report import (
     NOTICE,
     REPETITIONS_CAP,
@@ -27,7 +28,9 @@ __all__ = [
     "compare_planners",
     "metrics_for",
     "normalized_repetitions",
+    "parse_planners",
     "pass_hat_k",
+    "planner_id",
     "planner_reports",
     "request_problems",
     "run_trials",

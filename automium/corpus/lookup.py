@@ -12,6 +12,8 @@ from automium.contracts import (
     Fixture,
     FixtureCatalog,
     Journey,
+    ListAppsInput,
+    ListFixturesInput,
     Route,
 )
 from automium.corpus.loader import CORPUS_VERSION, load_corpus
@@ -168,3 +170,13 @@ def fixture_catalog(app_id: str | None = None) -> FixtureCatalog:
         fixtures=list(chosen),
         environment_profiles=[_profiles_by_id()[p] for p in used],
     )
+
+
+def list_apps(_request: ListAppsInput) -> AppCatalog:
+    """``automium_list_apps``: every app of the corpus."""
+    return app_catalog()
+
+
+def list_fixtures(request: ListFixturesInput) -> FixtureCatalog:
+    """``automium_list_fixtures``: the fixtures of one app, or of all."""
+    return fixture_catalog(request.app_id)

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
 
 from mcp import MCPError, types
 
-from automium.contracts import ErrorCode, to_document
+from automium.contracts import to_document
 from automium.errors import AutomiumError
 
 log = logging.getLogger("automium.mcp")
@@ -38,12 +37,9 @@ def tool_error_result(error: AutomiumError) -> types.CallToolResult:
     )
 
 
-def invalid_params(
-    code: ErrorCode, message: str, allowed: Sequence[str] = (), path: str = ""
-) -> MCPError:
-    """A JSON-RPC -32602 whose data is a ``tool-error.v1`` document."""
-    error = AutomiumError.single(code, message, path, allowed)
-    return MCPError(types.INVALID_PARAMS, message, to_document(error.to_tool_error()))
+def refused_params(error: AutomiumError) -> MCPError:
+    """A JSON-RPC -32602 whose data is the ``tool-error.v1`` document of ``error``."""
+    return MCPError(types.INVALID_PARAMS, error.message, to_document(error.to_tool_error()))
 
 
 def internal_error(what: str) -> MCPError:

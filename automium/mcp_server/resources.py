@@ -11,7 +11,8 @@ from mcp import types
 
 from automium import contracts
 from automium.contracts import bundled_schema_text
-from automium.mcp_server.errors import invalid_params
+from automium.errors import AutomiumError
+from automium.mcp_server.errors import refused_params
 
 JSON = "application/json"
 
@@ -83,10 +84,13 @@ def read(uri: str) -> types.ReadResourceResult:
     # Exact match only: case variants, "..", queries and fragments are other URIs.
     spec = RESOURCES_BY_URI.get(uri)
     if spec is None:
-        raise invalid_params(
-            contracts.ErrorCode.UNSUPPORTED_RESOURCE_URI,
-            f"Unknown resource {uri[:200]!r}; v1 serves a fixed list of resources only.",
-            list(RESOURCES_BY_URI),
+        raise refused_params(
+            AutomiumError.single(
+                contracts.ErrorCode.UNSUPPORTED_RESOURCE_URI,
+                f"Unknown resource {uri[:200]!r}; v1 serves a fixed list of resources only.",
+                "",
+                list(RESOURCES_BY_URI),
+            )
         )
     return types.ReadResourceResult(
         contents=[types.TextResourceContents(uri=spec.uri, mime_type=JSON, text=spec.read())]

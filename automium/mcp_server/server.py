@@ -49,7 +49,9 @@ async def _call_tool(
     _ctx: ServerRequestContext, params: types.CallToolRequestParams
 ) -> types.CallToolResult:
     log.debug("tools/call %s", params.name)
-    return _guarded(f"tools/call {params.name[:100]}", tools.result, params.name, params.arguments)
+    return _guarded(
+        f"tools/call {params.name[:100]}", tools.call_result, params.name, params.arguments
+    )
 
 
 async def _list_resources(

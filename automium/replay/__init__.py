@@ -4,6 +4,7 @@ from automium.replay.events import event_problems, events_by_lane, order_events
 from automium.replay.summary import (
     INSPECT_LANES,
     REQUIRED_ARTIFACT_KINDS,
+    parse_verdict,
     replay_summary,
     required_kinds,
 )
@@ -16,6 +17,7 @@ __all__ = [
     "event_problems",
     "events_by_lane",
     "order_events",
+    "parse_verdict",
     "replay_summary",
     "required_kinds",
 ]

@@ -53,6 +53,15 @@ INSPECT_LANES: Mapping[Verdict, tuple[ReplayLane, ...]] = {
 }
 
 
+def parse_verdict(text: str) -> Verdict:
+    """The verdict spelled ``text``; anything else is ``invalid_input``."""
+    if text not in Verdict.__members__.values():
+        raise AutomiumError.single(
+            ErrorCode.INVALID_INPUT, f"verdict {text[:40]!r} is not a v1 verdict", "", list(Verdict)
+        )
+    return Verdict(text)
+
+
 def required_kinds(verdict: Verdict, retry_count: int) -> list[ArtifactKind]:
     kinds = REQUIRED_ARTIFACT_KINDS[verdict] | ({K.TRACE} if retry_count > 0 else set())
     return [kind for kind in ArtifactKind if kind in kinds]

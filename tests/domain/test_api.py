@@ -8,11 +8,12 @@ from typing import Any
 import pytest
 
 from automium import corpus
-from automium.api import OPERATIONS
+from automium.capabilities import BY_NAME
 from automium.contracts import ErrorCode, contract_names, to_document
 from automium.errors import AutomiumError
 from automium.validation import check
 
+OPERATIONS = {name.removeprefix("automium_"): c for name, c in BY_NAME.items()}
 RUN_ID = "run-3f2a9c0d41b7e865"
 CLAUDE = {"id": "claude", "vendor": "anthropic", "model": "claude-sonnet-4"}
 GPT = {"id": "gpt", "vendor": "openai", "model": "gpt-5"}

@@ -13,8 +13,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
-from automium.api import OPERATIONS
 from automium.artifacts import MAX_PATH_LENGTH, path_problem
+from automium.capabilities import BY_NAME
 from automium.contracts import ArtifactManifest, ErrorCode, to_document
 from automium.errors import AutomiumError
 
@@ -52,7 +52,7 @@ def manifest_request(root: str = ROOT, entries: list[dict[str, Any]] | None = No
 
 
 def build(document: object) -> ArtifactManifest:
-    manifest = OPERATIONS["get_artifact_manifest"].run(document)
+    manifest = BY_NAME["automium_get_artifact_manifest"].run(document)
     assert isinstance(manifest, ArtifactManifest)
     return manifest
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from automium.api import OPERATIONS
+from automium.capabilities import BY_NAME
 from automium.contracts import (
     ArtifactKind,
     ErrorCode,
@@ -37,7 +37,7 @@ def summary_request(**overrides: Any) -> dict[str, Any]:
 
 
 def summarise(document: object) -> ReplaySummary:
-    summary = OPERATIONS["get_replay_summary"].run(document)
+    summary = BY_NAME["automium_get_replay_summary"].run(document)
     assert isinstance(summary, ReplaySummary)
     return summary
 

@@ -10,7 +10,7 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from automium import corpus
-from automium.api import OPERATIONS
+from automium.capabilities import BY_NAME
 from automium.contracts import ErrorCode, RunSubmission, RunSubmissionInput, to_document
 from automium.errors import AutomiumError
 from automium.runs import create_run_submission, run_id_for
@@ -33,7 +33,7 @@ def request(*mutations: Mutation) -> Document:
 
 
 def submit(document: object) -> RunSubmission:
-    submission = OPERATIONS["create_run_submission"].run(document)
+    submission = BY_NAME["automium_create_run_submission"].run(document)
     assert isinstance(submission, RunSubmission)
     return submission
 

@@ -22,10 +22,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from automium.capabilities import CAPABILITIES as TOOLS
+from automium.capabilities import Capability as ToolSpec
 from automium.contracts import ErrorCode, bundled_schema, to_document
 from automium.errors import AutomiumError
 from automium.mcp_server.errors import tool_error_result
-from automium.mcp_server.tools import TOOLS, ToolSpec, call, success_result
+from automium.mcp_server.tools import answer as call
+from automium.mcp_server.tools import success_result
 from automium.validation import check
 from tests.strategies import from_schema, mutated
 
@@ -53,7 +56,7 @@ def _assert_allowed_outcome(tool: ToolSpec, arguments: Any) -> None:
     except AutomiumError as error:
         _assert_valid_tool_error(error)
         return
-    assert check(tool.operation.output_contract, document) == [], document
+    assert check(tool.output_contract, document) == [], document
     assert summary
     assert success_result(summary, document).structured_content == document
 
@@ -77,11 +80,11 @@ def test_arguments_from_the_input_schema_give_a_valid_output_or_a_known_error(
     started = time.monotonic()
 
     @FUZZ
-    @given(from_schema(bundled_schema(tool.operation.input_contract)))
+    @given(from_schema(bundled_schema(tool.input_contract)))
     def fuzz(arguments: Any) -> None:
         nonlocal seen
         seen += 1
-        assert check(tool.operation.input_contract, arguments) == []  # the generator is right
+        assert check(tool.input_contract, arguments) == []  # the generator is right
         _assert_allowed_outcome(tool, arguments)
 
     fuzz()
@@ -94,7 +97,7 @@ def test_mutated_arguments_give_a_valid_output_or_a_known_error(tool: ToolSpec) 
     started = time.monotonic()
 
     @FUZZ
-    @given(mutated(from_schema(bundled_schema(tool.operation.input_contract))))
+    @given(mutated(from_schema(bundled_schema(tool.input_contract))))
     def fuzz(arguments: Any) -> None:
         nonlocal seen
         seen += 1

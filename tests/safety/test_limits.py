@@ -9,10 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from automium.capabilities import CAPABILITIES as TOOLS
 from automium.contracts import bundled_schema
 from automium.errors import AutomiumError
 from automium.limits import MAX_ARGUMENTS_SIZE, MAX_DEPTH, MAX_ENTRIES, check_arguments
-from automium.mcp_server.tools import TOOLS, call
+from automium.mcp_server.tools import answer as call
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
@@ -74,7 +75,7 @@ def test_the_depth_limit_counts_the_arguments_object_as_one() -> None:
 
 
 def test_the_entries_limit_is_the_largest_max_items_of_any_tool_input() -> None:
-    inputs = {tool.operation.input_contract for tool in TOOLS}
+    inputs = {tool.input_contract for tool in TOOLS}
     assert max(_max_items(bundled_schema(contract)) for contract in inputs) == MAX_ENTRIES
     assert _refusal({"steps": [{}] * MAX_ENTRIES}) is None
     assert "limit is 1000" in (_refusal({"steps": [{}] * (MAX_ENTRIES + 1)}) or "")

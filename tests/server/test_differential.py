@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 
+from automium.capabilities import BY_NAME
 from automium.errors import AutomiumError
 from automium.mcp_server import tools
 from automium.validation import check
@@ -80,7 +81,7 @@ def test_the_tool_accepts_exactly_what_its_published_schema_accepts(name: str) -
         # On the wire, absent and null arguments both mean "no arguments".
         schema_accepts = reference.is_valid({} if document is None else document)
         try:
-            _, output = tools.call(name, document)
+            _, output = tools.answer(name, document)
         except AutomiumError as error:
             codes = {p.code.value for p in error.problems}
             if schema_accepts:
@@ -90,7 +91,7 @@ def test_the_tool_accepts_exactly_what_its_published_schema_accepts(name: str) -
                 seen["rejected"] += 1
             return
         assert schema_accepts, document
-        operation = tools.TOOLS_BY_NAME[name].operation
+        operation = BY_NAME[name]
         assert check(operation.output_contract, output) == []
         seen["accepted"] += 1
 

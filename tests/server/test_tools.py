@@ -8,7 +8,7 @@ import pytest
 from mcp import Client, MCPError
 from syrupy.assertion import SnapshotAssertion
 
-from automium.api import OPERATIONS
+from automium.capabilities import BY_NAME
 from automium.contracts import bundled_schema
 from automium.mcp_server import build_server, tools
 from automium.validation import check
@@ -50,8 +50,8 @@ async def test_the_seven_v1_tools_are_listed_read_only_with_titles(client: Clien
 
 async def test_published_schemas_are_the_bundled_contracts(client: Client) -> None:
     tools = {t.name: t for t in (await client.list_tools()).tools}
-    for key, operation in OPERATIONS.items():
-        tool = tools[f"automium_{key}"]
+    for key, operation in BY_NAME.items():
+        tool = tools[key]
         assert tool.input_schema == bundled_schema(operation.input_contract)
         assert tool.output_schema == bundled_schema(operation.output_contract)
 
@@ -63,7 +63,7 @@ async def test_a_valid_call_returns_structured_content_its_output_schema_accepts
     name, arguments = TOOL_CALLS[case]
     result = await legacy.call_tool(name, arguments)
     assert not result.is_error
-    output_contract = OPERATIONS[name.removeprefix("automium_")].output_contract
+    output_contract = BY_NAME[name].output_contract
     assert check(output_contract, result.structured_content) == []
     assert wire(result) == snapshot_json
 
@@ -139,7 +139,7 @@ async def test_an_unexpected_failure_is_a_bare_internal_error_that_leaks_nothing
     def broken(*_: object) -> None:
         raise RuntimeError("secret detail at /home/agent/.ssh/id_rsa")
 
-    monkeypatch.setattr(tools, "call", broken)
+    monkeypatch.setattr(tools, "answer", broken)
     name, arguments = TOOL_CALLS["get_replay_summary"]
     with pytest.raises(MCPError) as raised:
         await client.call_tool(name, arguments)

@@ -1,0 +1,257 @@
+"""The v1 capabilities: one row per tool, and the only list of them.
+
+A row names the tool, its title and description, its input and output contracts, the
+domain function that runs it and its one-line summary. The MCP boundary derives
+``tools/list`` and ``tools/call`` from these rows, adapters and scripts call
+:meth:`Capability.run`, and the tests build their tables from :data:`CAPABILITIES`: adding
+a tool means adding a row here (and its cases to ``tests/cases.py``).
+
+Importing this module is cheap: a row names its domain function as ``"module:function"``
+and imports it on the first call, so an MCP session can list its tools without loading the
+domain. ``tests/domain/test_capabilities.py`` checks that every named function exists and
+takes and returns the models of the row's contracts.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+
+from pydantic import BaseModel
+
+from automium.contracts import ErrorCode
+from automium.errors import AutomiumError
+from automium.limits import check_arguments
+from automium.modeled import NOT_EXECUTED
+
+if TYPE_CHECKING:
+    from automium.contracts import (
+        AppCatalog,
+        ArtifactManifest,
+        ArtifactManifestInput,
+        BenchmarkReport,
+        ComparePlannersInput,
+        FixtureCatalog,
+        JourneyCompilation,
+        ListAppsInput,
+        ListFixturesInput,
+        ReplaySummary,
+        ReplaySummaryInput,
+        RunSubmission,
+        RunSubmissionInput,
+    )
+
+In = TypeVar("In")
+Out = TypeVar("Out", bound=BaseModel)
+
+
+@dataclass(frozen=True, slots=True)
+class Capability(Generic[In, Out]):
+    """One tool: what it is called, what it takes and returns, and what runs it."""
+
+    name: str
+    title: str
+    description: str
+    input_contract: str
+    output_contract: str
+    handler: str
+    """The domain function, ``"module:function"``, taking ``In`` and returning ``Out``."""
+    summary: Callable[[Out], str]
+    """The one-line summary of an output, for the text content of an answer."""
+    cacheable: bool = False
+    """The output depends only on the arguments and the checked-in corpus."""
+    takes_document: bool = False
+    """The handler gets the raw arguments and checks them against the contract itself (a
+    journey is checked against its contract and the corpus in one pass)."""
+
+    def run(self, arguments: object) -> Out:
+        """Check ``arguments`` (limits, then the input contract) and run the domain function.
+
+        Raises :class:`~automium.errors.AutomiumError` for any input it refuses.
+        """
+        check_arguments(arguments)  # size and depth first: bounds the work of everything after
+        request = arguments if self.takes_document else _parse(self.input_contract, arguments)
+        return self.function()(cast(In, request))
+
+    def function(self) -> Callable[[In], Out]:
+        return cast(Callable[[In], Out], resolve(self.handler))
+
+    def summarize(self, output: Out) -> str:
+        """The summary line; an output that could be mistaken for execution says it was not."""
+        line = self.summary(output)
+        return f"{line} {NOT_EXECUTED}" if getattr(output, "modeled", None) else line
+
+
+@cache
+def resolve(handler: str) -> Callable[..., Any]:
+    """The function named ``"module:function"``, imported once."""
+    module, _, function = handler.partition(":")
+    resolved: Callable[..., Any] = getattr(importlib.import_module(module), function)
+    return resolved
+
+
+def _parse(contract: str, arguments: object) -> BaseModel:
+    from automium import corpus  # noqa: PLC0415 - the corpus loads on the first call
+    from automium.contracts import model_for  # noqa: PLC0415
+    from automium.validation import parse  # noqa: PLC0415
+
+    return parse(contract, arguments, model_for(contract), corpus.vocabularies())
+
+
+def _ids(items: list[Any]) -> str:
+    return ", ".join(str(item.id) for item in items)
+
+
+def _apps_line(catalog: AppCatalog) -> str:
+    return f"{len(catalog.apps)} apps in corpus {catalog.corpus_version}: {_ids(catalog.apps)}."
+
+
+def _fixtures_line(catalog: FixtureCatalog) -> str:
+    return f"{len(catalog.fixtures)} fixtures: {_ids(catalog.fixtures)}."
+
+
+def _compilation_line(compilation: JourneyCompilation) -> str:
+    return (
+        f"Journey {compilation.journey_id} is valid: {compilation.step_count} steps, "
+        f"{compilation.assertion_count} assertions, {len(compilation.graph.nodes)} graph nodes."
+    )
+
+
+def _submission_line(submission: RunSubmission) -> str:
+    return (
+        f"Modeled run {submission.run_id} of {submission.journey_id} (status {submission.status})."
+    )
+
+
+def _replay_line(summary: ReplaySummary) -> str:
+    kinds = ", ".join(summary.required_artifact_kinds)
+    return f"Replay summary for {summary.run_id} ({summary.verdict}): needs {kinds}."
+
+
+def _manifest_line(manifest: ArtifactManifest) -> str:
+    return f"Artifact manifest for {manifest.run_id}: {len(manifest.entries)} entries."
+
+
+def _comparison_line(report: BenchmarkReport) -> str:
+    best = max(report.planners, key=lambda p: p.metrics.pass_rate)
+    return (
+        f"Compared {len(report.planners)} planner(s) on {len(report.app_ids)} app(s), "
+        f"{report.trial_count} modeled trials, k={report.repetitions}; highest pass rate: "
+        f"{best.planner.id} ({best.metrics.pass_rate:.0%})."
+    )
+
+
+_NO_SIDE_EFFECTS = "Read-only and deterministic: no browser, no network, nothing persisted."
+
+LIST_APPS: Capability[ListAppsInput, AppCatalog] = Capability(
+    name="automium_list_apps",
+    title="List benchmark apps",
+    description="List the apps of Automium's owned benchmark corpus: ids, hosting, rationale, "
+    "capabilities and route manifests. Use it first, to pick an app and its route ids. "
+    + _NO_SIDE_EFFECTS,
+    input_contract="list-apps-input.v1",
+    output_contract="app-catalog.v1",
+    handler="automium.corpus:list_apps",
+    summary=_apps_line,
+    cacheable=True,
+)
+LIST_FIXTURES: Capability[ListFixturesInput, FixtureCatalog] = Capability(
+    name="automium_list_fixtures",
+    title="List benchmark fixtures",
+    description="List the corpus fixtures (optionally of one app) with their environment "
+    "profiles, seed and account refs (names only, never secrets) and artifact roots. Use it to "
+    "pick a fixtureId and environmentProfileId. Does not seed or reset anything. "
+    + _NO_SIDE_EFFECTS,
+    input_contract="list-fixtures-input.v1",
+    output_contract="fixture-catalog.v1",
+    handler="automium.corpus:list_fixtures",
+    summary=_fixtures_line,
+    cacheable=True,
+)
+COMPILE_JOURNEY: Capability[object, JourneyCompilation] = Capability(
+    name="automium_compile_journey",
+    title="Validate and compile a journey",
+    description="Validate a journey against the corpus and the frozen intent vocabulary and "
+    "compile it into its graph. An invalid journey returns an error listing every problem with "
+    "its JSON path and allowed values. Does not run the journey or store it. " + _NO_SIDE_EFFECTS,
+    input_contract="journey.v1",
+    output_contract="journey-compilation.v1",
+    handler="automium.journeys:compile_journey",
+    summary=_compilation_line,
+    takes_document=True,
+)
+CREATE_RUN_SUBMISSION: Capability[RunSubmissionInput, RunSubmission] = Capability(
+    name="automium_create_run_submission",
+    title="Model a run submission",
+    description="Model the submission of a run of a journey with a planner: returns a "
+    "deterministic run id and opaque artifact-manifest and replay-stream refs. It is modeled "
+    "only: nothing is queued or executed. " + _NO_SIDE_EFFECTS,
+    input_contract="run-submission-input.v1",
+    output_contract="run-submission.v1",
+    handler="automium.runs:create_run_submission",
+    summary=_submission_line,
+)
+GET_REPLAY_SUMMARY: Capability[ReplaySummaryInput, ReplaySummary] = Capability(
+    name="automium_get_replay_summary",
+    title="Summarise a run's replay",
+    description="Build a replay summary from run metadata you supply (run id, verdict, "
+    "retries, manifest ref): the artifact kinds a replay of that verdict needs and the lanes to "
+    "read first. Reads no replay file. " + _NO_SIDE_EFFECTS,
+    input_contract="replay-summary-input.v1",
+    output_contract="replay-summary.v1",
+    handler="automium.replay:replay_summary",
+    summary=_replay_line,
+)
+GET_ARTIFACT_MANIFEST: Capability[ArtifactManifestInput, ArtifactManifest] = Capability(
+    name="automium_get_artifact_manifest",
+    title="Build an artifact manifest",
+    description="Build a run's artifact manifest from entries you supply, checking kinds "
+    "against the vocabulary and paths as relative POSIX paths under the root. Reads, writes and "
+    "uploads no file. " + _NO_SIDE_EFFECTS,
+    input_contract="artifact-manifest-input.v1",
+    output_contract="artifact-manifest.v1",
+    handler="automium.artifacts:build_manifest",
+    summary=_manifest_line,
+)
+COMPARE_PLANNERS: Capability[ComparePlannersInput, BenchmarkReport] = Capability(
+    name="automium_compare_planners",
+    title="Compare planner backends",
+    description="Compare planner backends on the corpus's reference journeys: pass rate, "
+    "repeatability (pass^k), median latency, token spend and recovery success, per planner "
+    "and per app. Trials are modeled: no planner API is called and nothing is executed. "
+    + _NO_SIDE_EFFECTS,
+    input_contract="compare-planners-input.v1",
+    output_contract="benchmark-report.v1",
+    handler="automium.benchmark:compare_planners",
+    summary=_comparison_line,
+)
+
+CAPABILITIES: tuple[Capability[Any, Any], ...] = (
+    LIST_APPS,
+    LIST_FIXTURES,
+    COMPILE_JOURNEY,
+    CREATE_RUN_SUBMISSION,
+    GET_REPLAY_SUMMARY,
+    GET_ARTIFACT_MANIFEST,
+    COMPARE_PLANNERS,
+)
+"""Every v1 tool, in the order ``tools/list`` shows them."""
+
+BY_NAME: Mapping[str, Capability[Any, Any]] = {c.name: c for c in CAPABILITIES}
+
+
+def find(name: str) -> Capability[Any, Any]:
+    """The capability called ``name``; an unknown name is ``unsupported_operation``."""
+    capability = BY_NAME.get(name)
+    if capability is None:
+        raise AutomiumError.single(
+            ErrorCode.UNSUPPORTED_OPERATION,
+            f"{name[:100]!r} is not a v1 tool. Automium v1 is model-only: live execution (running "
+            "a browser, a planner or a queue) is not part of v1. Use one of the listed tools.",
+            "",
+            list(BY_NAME),
+        )
+    return capability

@@ -1,0 +1,120 @@
+"""The v1 prompts (guidance for an agent), one row each, and their argument completion.
+
+A row names the prompt, its title, description and arguments, and the domain function that
+renders its text (``"module:function"``, imported on first use, like a capability's). The
+MCP boundary derives ``prompts/list`` and ``prompts/get`` from these rows. Arguments arrive
+as strings; a missing, oversized or unusable one raises
+:class:`~automium.errors.AutomiumError` with a tool-error code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from automium.capabilities import resolve
+from automium.contracts import ErrorCode
+from automium.errors import AutomiumError
+
+Arguments = Mapping[str, str]
+MAX_ARGUMENT = 20_000
+"""Characters of one prompt argument: prompt text is for a context window, not a dump."""
+
+
+@dataclass(frozen=True, slots=True)
+class Guide:
+    """One prompt: its name, what it is for, its arguments and what renders it."""
+
+    name: str
+    title: str
+    description: str
+    arguments: tuple[tuple[str, str], ...]
+    """``(name, description)`` of each argument; all are required."""
+    renderer: str
+    """The function, ``"module:function"``, that turns checked arguments into the text."""
+
+    def render(self, arguments: Mapping[str, str] | None) -> str:
+        """The prompt text; raises :class:`AutomiumError` for a refused argument."""
+        given = dict(arguments or {})
+        for name, _ in self.arguments:
+            value = given.get(name, "")
+            if not value.strip():
+                raise AutomiumError.single(
+                    ErrorCode.INVALID_INPUT,
+                    f"Missing required argument {name!r} of prompt {self.name}.",
+                )
+            if len(value) > MAX_ARGUMENT:
+                raise AutomiumError.single(
+                    ErrorCode.LIMIT_EXCEEDED,
+                    f"Argument {name!r} is {len(value)} characters long; the limit is "
+                    f"{MAX_ARGUMENT}.",
+                )
+        render: Callable[[Arguments], str] = resolve(self.renderer)
+        return render(given)
+
+
+GUIDES: tuple[Guide, ...] = (
+    Guide(
+        "draft_journey",
+        "Draft a journey",
+        "Guide the drafting of a valid journey for one app and fixture of the owned corpus.",
+        (
+            ("appId", "App id from automium://apps, e.g. shop-lite."),
+            ("fixtureId", "Fixture id of that app, e.g. shop-lite.returning-buyer."),
+            ("goal", "What the user wants to achieve, in words."),
+        ),
+        "automium.guidance.drafting:draft_journey",
+    ),
+    Guide(
+        "debug_failed_run",
+        "Debug a failed run",
+        "Guide the interpretation of a run's replay and artifacts, and classify the failure.",
+        (
+            ("runId", "Run id, e.g. from automium_create_run_submission."),
+            ("verdict", "passed, failed, errored or blocked."),
+            ("evidence", "A replay summary or replay event snippets."),
+            ("artifactManifestRef", "The run's artifact manifest ref, artifacts:run/<runId>."),
+        ),
+        "automium.guidance.debugging:debug_failed_run",
+    ),
+    Guide(
+        "compare_planner_backends",
+        "Compare planner backends",
+        "Guide a comparison of planner backends on the owned corpus.",
+        (
+            ("appIds", "Comma-separated app ids, e.g. shop-lite,todo-mvc."),
+            ("planners", "Comma-separated vendor/model pairs, e.g. anthropic/claude-sonnet-4."),
+            ("repetitions", "Repetitions per reference journey, 1 to 100."),
+        ),
+        "automium.guidance.comparing:compare_planner_backends",
+    ),
+)
+"""Every v1 prompt, in the order ``prompts/list`` shows them."""
+
+BY_NAME: Mapping[str, Guide] = {g.name: g for g in GUIDES}
+
+
+def find(name: str) -> Guide:
+    """The prompt called ``name``; an unknown name is ``unsupported_operation``."""
+    guide = BY_NAME.get(name)
+    if guide is None:
+        raise AutomiumError.single(
+            ErrorCode.UNSUPPORTED_OPERATION, f"Unknown prompt {name[:100]!r}.", "", list(BY_NAME)
+        )
+    return guide
+
+
+def complete(prompt: str, argument: str, value: str, context: Mapping[str, str]) -> list[str]:
+    """Completion values for a prompt argument, filtered by the typed prefix."""
+    from automium import corpus  # noqa: PLC0415 - the corpus loads on first use
+    from automium.contracts import Verdict  # noqa: PLC0415
+
+    if argument in ("appId", "appIds"):
+        head, _, prefix = value.rpartition(",") if argument == "appIds" else ("", "", value)
+        lead = f"{head}," if head else ""
+        return [lead + a for a in corpus.app_ids() if a.startswith(prefix.strip())]
+    if argument == "fixtureId":
+        return [f for f in corpus.fixture_ids(context.get("appId")) if f.startswith(value)]
+    if argument == "verdict" and prompt in BY_NAME:
+        return [v for v in Verdict if v.startswith(value)]
+    return []
