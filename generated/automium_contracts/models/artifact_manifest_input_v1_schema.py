@@ -7,12 +7,62 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import artifact_manifest_v1_schema
+from . import common_schema, journey_v1_schema
+
+
+class EntryInput(BaseModel):
+    """
+    One artifact, as the caller knows it: kind and path, and what else is known.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    kind: Annotated[common_schema.ArtifactKind, Field(description="Kind of artifact.")]
+    path: Annotated[
+        str, Field(description="Path under the root.", max_length=512, min_length=1)
+    ]
+    content_type: Annotated[
+        str | None,
+        Field(
+            alias="contentType",
+            description='Media type, e.g. "image/png"; inferred from kind and extension when absent, and refused when it contradicts them.',
+            max_length=100,
+            pattern="^[a-z]+/[a-z0-9.+-]+$",
+        ),
+    ] = None
+    size_bytes: Annotated[
+        int | None,
+        Field(
+            alias="sizeBytes",
+            description="Size in bytes, when known.",
+            ge=0,
+            le=1099511627776,
+        ),
+    ] = None
+    sha256: Annotated[
+        str | None,
+        Field(
+            description="SHA-256 of the content, lowercase hex, when known.",
+            pattern="^[0-9a-f]{64}$",
+        ),
+    ] = None
+    step_id: Annotated[
+        str | None,
+        Field(
+            alias="stepId",
+            description="Journey step the artifact belongs to, when any.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ] = None
 
 
 class ArtifactManifestInput(BaseModel):
     """
-    Input of automium_get_artifact_manifest: caller-supplied artifact entries of one run.
+    Input of automium_get_artifact_manifest: artifact entries of one run, and optionally the verdict they should cover and the journey they belong to.
     """
 
     model_config = ConfigDict(
@@ -38,6 +88,36 @@ class ArtifactManifestInput(BaseModel):
         ),
     ]
     entries: Annotated[
-        list[artifact_manifest_v1_schema.ArtifactEntry],
+        list[EntryInput],
         Field(description="Artifact entries (at most 1000).", max_length=1000),
     ]
+    verdict: Annotated[
+        common_schema.Verdict | None,
+        Field(
+            description="The run's verdict: the manifest then reports the kinds it requires that the entries lack (missingKinds)."
+        ),
+    ] = None
+    retry_count: Annotated[
+        int | None,
+        Field(
+            alias="retryCount",
+            description="Retries the run used (with verdict; a retry also requires a trace).",
+            ge=0,
+            le=3000,
+        ),
+    ] = None
+    journey_id: Annotated[
+        str | None,
+        Field(
+            alias="journeyId",
+            description="A reference journey of the run: every entry's stepId must then name one of its steps.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ] = None
+    journey: Annotated[
+        journey_v1_schema.Journey | None,
+        Field(
+            description="The run's journey itself, when it is not a reference journey: every entry's stepId must name one of its steps."
+        ),
+    ] = None

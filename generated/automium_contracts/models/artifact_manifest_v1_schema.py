@@ -12,7 +12,7 @@ from . import common_schema
 
 class ArtifactEntry(BaseModel):
     """
-    One artifact of a run.
+    One artifact of a run. contentType is inferred from kind and extension when it was not given.
     """
 
     model_config = ConfigDict(
@@ -34,13 +34,18 @@ class ArtifactEntry(BaseModel):
         ),
     ]
     size_bytes: Annotated[
-        int,
-        Field(alias="sizeBytes", description="Size in bytes.", ge=0, le=1099511627776),
-    ]
+        int | None,
+        Field(
+            alias="sizeBytes",
+            description="Size in bytes, when known (a modeled manifest does not know it).",
+            ge=0,
+            le=1099511627776,
+        ),
+    ] = None
     sha256: Annotated[
         str | None,
         Field(
-            description="SHA-256 of the content, lowercase hex.",
+            description="SHA-256 of the content, lowercase hex, when known.",
             pattern="^[0-9a-f]{64}$",
         ),
     ] = None
@@ -57,7 +62,7 @@ class ArtifactEntry(BaseModel):
 
 class ArtifactManifest(BaseModel):
     """
-    A run's artifact manifest: kinds from the frozen vocabulary, relative POSIX paths under the root. No file was read or written.
+    A run's artifact manifest: kinds from the frozen vocabulary, relative POSIX paths under the root and, when a verdict was given, the kinds it requires that the entries lack. No file was read or written.
     """
 
     model_config = ConfigDict(
@@ -92,3 +97,17 @@ class ArtifactManifest(BaseModel):
     entries: Annotated[
         list[ArtifactEntry], Field(description="Artifact entries, in the order given.")
     ]
+    required_kinds: Annotated[
+        list[common_schema.ArtifactKind] | None,
+        Field(
+            alias="requiredKinds",
+            description="Kinds the given verdict (and retry count) requires, in vocabulary order, when a verdict was given.",
+        ),
+    ] = None
+    missing_kinds: Annotated[
+        list[common_schema.ArtifactKind] | None,
+        Field(
+            alias="missingKinds",
+            description="Required kinds no entry has, when a verdict was given (empty: the evidence is complete).",
+        ),
+    ] = None

@@ -36,6 +36,34 @@ class AppId(RootModel[str]):
     ]
 
 
+class FixtureId(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str,
+        Field(
+            description='Id of a fixture of the corpus, "<appId>.<name>", e.g. "shop-lite.returning-buyer" (see automium://fixtures).',
+            max_length=128,
+            pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z0-9]+(-[a-z0-9]+)*$",
+        ),
+    ]
+
+
+class Identifier(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str,
+        Field(
+            description="A short id: lowercase letters, digits, '.', '_' and '-', starting with a letter or digit.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+
+
 class Text(RootModel[str]):
     model_config = ConfigDict(
         frozen=True,
@@ -46,7 +74,7 @@ class Text(RootModel[str]):
             description="Free text that must not be blank.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
 
@@ -136,47 +164,9 @@ class Verdict(StrEnum):
     BLOCKED = "blocked"
 
 
-class PlannerReference(BaseModel):
-    """
-    A planner backend: id, vendor and model are all required and non-blank.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        validate_by_name=True,
-        frozen=True,
-    )
-    id: Annotated[
-        str,
-        Field(
-            description='Your id for this planner configuration, unique within one request, e.g. "claude-default".',
-            max_length=128,
-            pattern="^[a-z0-9][a-z0-9._-]*$",
-        ),
-    ]
-    vendor: Annotated[
-        str,
-        Field(
-            description='Who provides the planner, e.g. "anthropic", "openai", "local".',
-            max_length=200,
-            min_length=1,
-            pattern="\\S",
-        ),
-    ]
-    model: Annotated[
-        str,
-        Field(
-            description='The planner\'s model name, e.g. "claude-sonnet-4".',
-            max_length=200,
-            min_length=1,
-            pattern="\\S",
-        ),
-    ]
-
-
 class SemanticLocator(BaseModel):
     """
-    An element found by ARIA role and accessible name (never CSS, XPath or script).
+    An element found by ARIA role and accessible name (never CSS, XPath or script). The matching rule is Playwright's getByRole with exact: true: the role must be equal, and the name must equal the element's accessible name after collapsing runs of white space and trimming both, case-sensitively (case and substring near-misses are only suggested). Elements inside an iframe match too: a planner sees a frame's tree under its iframe node. When several elements match, nth picks one, counting visible matches in document order.
     """
 
     model_config = ConfigDict(
@@ -187,7 +177,7 @@ class SemanticLocator(BaseModel):
     role: Annotated[
         str,
         Field(
-            description='ARIA role of the element, e.g. "button", "textbox", "link".',
+            description='WAI-ARIA 1.2 role of the element, e.g. "button", "textbox", "link".',
             max_length=40,
             pattern="^[a-z]+$",
         ),
@@ -195,10 +185,10 @@ class SemanticLocator(BaseModel):
     name: Annotated[
         str,
         Field(
-            description='Accessible name of the element, e.g. "Add to cart".',
+            description='Accessible name of the element, exactly as the page model shows it, e.g. "Add to cart".',
             max_length=200,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     nth: Annotated[
@@ -256,7 +246,7 @@ class Modeled(BaseModel):
             description="The same, in words, for a human or an agent.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     assumptions: Annotated[
@@ -265,3 +255,94 @@ class Modeled(BaseModel):
             description="The model's assumptions, when the output was computed from a model."
         ),
     ] = None
+
+
+class FailureClass(StrEnum):
+    """
+    What a failed run's evidence points to: product_issue (an assertion failed after every action succeeded), fixture_issue (the starting state was wrong), planner_issue (the planner chose a wrong or impossible action), unsupported_intent (the adapter rejected a decision outside the allowed intents), policy_denial (a policy blocked the run), runtime_gap (the runtime could not do what was asked: a timeout, a frame, a crash).
+    """
+
+    PRODUCT_ISSUE = "product_issue"
+    FIXTURE_ISSUE = "fixture_issue"
+    PLANNER_ISSUE = "planner_issue"
+    UNSUPPORTED_INTENT = "unsupported_intent"
+    POLICY_DENIAL = "policy_denial"
+    RUNTIME_GAP = "runtime_gap"
+
+
+class StepFailure(BaseModel):
+    """
+    A failure to model at one step (the failing variant of a run's timeline).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    step_id: Annotated[
+        str,
+        Field(
+            alias="stepId",
+            description="Step that fails.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    failure_class: Annotated[
+        FailureClass, Field(alias="failureClass", description="How it fails.")
+    ]
+
+
+class LaneCounts(BaseModel):
+    """
+    Replay events per lane.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    planner: Annotated[int, Field(description="Events on the planner lane.", ge=0)]
+    executor: Annotated[int, Field(description="Events on the executor lane.", ge=0)]
+    runtime: Annotated[int, Field(description="Events on the runtime lane.", ge=0)]
+    assertion: Annotated[int, Field(description="Events on the assertion lane.", ge=0)]
+    worker: Annotated[int, Field(description="Events on the worker lane.", ge=0)]
+    artifact: Annotated[int, Field(description="Events on the artifact lane.", ge=0)]
+
+
+class PlannerReference(BaseModel):
+    """
+    A planner backend: id, vendor and model are all required; vendor and model are printable ASCII names.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description='Your id for this planner configuration, unique within one request, e.g. "claude-default".',
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    vendor: Annotated[
+        str,
+        Field(
+            description='Who provides the planner, e.g. "anthropic", "openai", "local".',
+            max_length=100,
+            pattern="^[A-Za-z0-9][!-~]*$",
+        ),
+    ]
+    model: Annotated[
+        str,
+        Field(
+            description='The planner\'s model name, e.g. "claude-sonnet-4".',
+            max_length=100,
+            pattern="^[A-Za-z0-9][!-~]*$",
+        ),
+    ]

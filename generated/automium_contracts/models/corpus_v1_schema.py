@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-from . import journey_v1_schema, semantic_snapshot_v1_schema
+from . import common_schema, journey_v1_schema, semantic_snapshot_v1_schema
 
 
 class Route(BaseModel):
@@ -43,7 +43,7 @@ class Route(BaseModel):
             description="What the route shows.",
             max_length=200,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
 
@@ -92,7 +92,7 @@ class App(BaseModel):
             description="Name to show.",
             max_length=200,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     hosting: Annotated[
@@ -108,7 +108,7 @@ class App(BaseModel):
             description="Why the app is in the corpus.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     capabilities: Annotated[
@@ -145,6 +145,243 @@ class AccountRef(RootModel[str]):
     ]
 
 
+class SecretRef(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str,
+        Field(
+            description='"account:<appId>/<name>#password" or "#one-time-code".',
+            pattern="^account:[a-z0-9-]+/[a-z0-9-]+#(password|one-time-code)$",
+        ),
+    ]
+
+
+class DeviceClass(StrEnum):
+    """
+    Kind of device emulated.
+    """
+
+    DESKTOP = "desktop"
+    MOBILE = "mobile"
+
+
+class Entity(BaseModel):
+    """
+    A thing of the fixture's seed data that fills a route parameter: a product, a user, a ticket, an order.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Entity id, unique within the fixture; navigate names it in entity.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    route: Annotated[
+        str,
+        Field(
+            description="Route whose parameter it fills.",
+            max_length=64,
+            pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+        ),
+    ]
+    value: Annotated[
+        str,
+        Field(
+            description='Value of the parameter, e.g. "1042" in /tickets/1042.',
+            max_length=64,
+            pattern="^[A-Za-z0-9_-]+$",
+        ),
+    ]
+    label: Annotated[
+        str,
+        Field(
+            description='Its name as the app shows it, e.g. "Printer offline on floor 3".',
+            max_length=200,
+            min_length=1,
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+        ),
+    ]
+
+
+class FixtureFile(BaseModel):
+    """
+    A file the fixture ships, for upload_file.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    ref: Annotated[
+        str,
+        Field(
+            description='File ref "file:<appId>/<name>", as upload_file\'s fileRef.',
+            max_length=160,
+            pattern="^file:[a-z0-9-]+/[A-Za-z0-9._-]+$",
+        ),
+    ]
+    content_type: Annotated[
+        str,
+        Field(
+            alias="contentType",
+            description='Media type, e.g. "text/csv".',
+            max_length=100,
+            pattern="^[a-z]+/[a-z0-9.+-]+$",
+        ),
+    ]
+    description: Annotated[
+        str,
+        Field(
+            description="What the file holds.",
+            max_length=2000,
+            min_length=1,
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+        ),
+    ]
+
+
+class Redirect(BaseModel):
+    """
+    Opening route lands on to, for this fixture.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    route: Annotated[
+        str,
+        Field(
+            description="Route opened.",
+            max_length=64,
+            pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+        ),
+    ]
+    to: Annotated[
+        str,
+        Field(
+            description="Route landed on.",
+            max_length=64,
+            pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+        ),
+    ]
+    reason: Annotated[
+        str,
+        Field(
+            description="Why, in words.",
+            max_length=200,
+            min_length=1,
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+        ),
+    ]
+
+
+class SecretKind(StrEnum):
+    """
+    A field for a credential: fill it with a secretRef of this kind, never a literal.
+    """
+
+    PASSWORD = "password"
+    ONE_TIME_CODE = "one-time-code"
+
+
+class NavigateEffect(BaseModel):
+    """
+    navigate: the app goes to route (the fixture's redirects apply).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    kind: Annotated[Literal["navigate"], Field(description='The effect "navigate".')]
+    route: Annotated[
+        str,
+        Field(
+            description="Route gone to.",
+            max_length=64,
+            pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+        ),
+    ]
+    entity: Annotated[
+        str | None,
+        Field(
+            description="Entity of the fixture its parameter names; absent for one the action creates.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ] = None
+
+
+class Ref(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str,
+        Field(
+            description='A node ref of this page, e.g. "e12".', pattern="^e[0-9]{1,6}$"
+        ),
+    ]
+
+
+class RevealEffect(BaseModel):
+    """
+    reveal: hidden nodes of the page become visible (a notification, a new row).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    kind: Annotated[Literal["reveal"], Field(description='The effect "reveal".')]
+    refs: Annotated[list[Ref], Field(description="Nodes revealed.", min_length=1)]
+
+
+class OpenDialogEffect(BaseModel):
+    """
+    open_dialog: a modal dialog of the page opens; until it closes only its own elements can be acted on.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    kind: Annotated[
+        Literal["open_dialog"], Field(description='The effect "open_dialog".')
+    ]
+    ref: Annotated[str, Field(description="The dialog node.", pattern="^e[0-9]{1,6}$")]
+
+
+class CloseDialogEffect(BaseModel):
+    """
+    close_dialog: the open dialog closes.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    kind: Annotated[
+        Literal["close_dialog"], Field(description='The effect "close_dialog".')
+    ]
+
+
 class Fixture(BaseModel):
     """
     A fixture: a deterministic starting state of an app.
@@ -178,7 +415,7 @@ class Fixture(BaseModel):
             description="The state the fixture starts from.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     environment_profile_id: Annotated[
@@ -211,15 +448,34 @@ class Fixture(BaseModel):
             pattern="^artifacts/[a-z0-9-]+/[a-z0-9-]+$",
         ),
     ]
-
-
-class DeviceClass(StrEnum):
-    """
-    Kind of device emulated.
-    """
-
-    DESKTOP = "desktop"
-    MOBILE = "mobile"
+    secret_refs: Annotated[
+        list[SecretRef],
+        Field(
+            alias="secretRefs",
+            description="Credentials of its accounts that a journey may type, by name (fill's secretRef); the secrets themselves are never in the corpus.",
+        ),
+    ]
+    entities: Annotated[
+        list[Entity],
+        Field(description="Seed data a route parameter can name (navigate's entity)."),
+    ]
+    files: Annotated[
+        list[FixtureFile], Field(description="Files the fixture ships for upload_file.")
+    ]
+    redirects: Annotated[
+        list[Redirect],
+        Field(
+            description="Routes this fixture cannot stay on: opening one lands on another."
+        ),
+    ]
+    reference_journey_ids: Annotated[
+        list[common_schema.Identifier],
+        Field(
+            alias="referenceJourneyIds",
+            description="Reference journeys that start from this fixture.",
+            min_length=1,
+        ),
+    ]
 
 
 class EnvironmentProfile(BaseModel):
@@ -266,9 +522,141 @@ class EnvironmentProfile(BaseModel):
     ]
 
 
+class FixtureState(BaseModel):
+    """
+    A state that holds only in some fixtures.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    state: Annotated[semantic_snapshot_v1_schema.NodeState, Field(description="State.")]
+    fixtures: Annotated[
+        list[common_schema.FixtureId],
+        Field(description="Fixtures it holds in.", min_length=1),
+    ]
+
+
+class ElementModel(BaseModel):
+    """
+    One node's fixture differences and behaviour. A node with the hidden state is not visible until an effect reveals it.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    ref: Annotated[
+        str,
+        Field(
+            description='A node ref of this page, e.g. "e12".', pattern="^e[0-9]{1,6}$"
+        ),
+    ]
+    fixtures: Annotated[
+        list[common_schema.FixtureId] | None,
+        Field(
+            description="The node (and its subtree) exists only in these fixtures.",
+            min_length=1,
+        ),
+    ] = None
+    states_in: Annotated[
+        list[FixtureState] | None,
+        Field(
+            alias="statesIn",
+            description="States that hold only in some fixtures.",
+            min_length=1,
+        ),
+    ] = None
+    secret: Annotated[
+        SecretKind | None,
+        Field(
+            description="A field for a credential: fill it with a secretRef of this kind, never a literal.",
+            title="SecretKind",
+        ),
+    ] = None
+    dynamic: Annotated[
+        Literal[True] | None,
+        Field(
+            description="Its text and value depend on what the journey did (counters, typed values), so assertions on them are not checked."
+        ),
+    ] = None
+    name_from_entity: Annotated[
+        Literal[True] | None,
+        Field(
+            alias="nameFromEntity",
+            description="Its name is the label of the entity the route shows (the tree holds it empty).",
+        ),
+    ] = None
+    accepts_files: Annotated[
+        Literal[True] | None,
+        Field(
+            alias="acceptsFiles",
+            description="A file input: upload_file may attach a fixture file to it.",
+        ),
+    ] = None
+    submit: Annotated[
+        Literal[True] | None,
+        Field(
+            description="The default button of its form: Enter in a field of the same form activates it."
+        ),
+    ] = None
+    effects: Annotated[
+        list[Annotated[NavigateEffect | RevealEffect | OpenDialogEffect | CloseDialogEffect, Field(discriminator="kind")]] | None,
+        Field(
+            description="What activating it does (a click, or Enter in a field), in order.",
+            min_length=1,
+        ),
+    ] = None
+
+
+class Page(BaseModel):
+    """
+    A route as a planner sees it before the journey acts on it: the accessibility tree, and what a snapshot cannot say (which fixtures show an element, secret fields, behaviour). Resolved for one fixture, it is a semantic-snapshot.v1 document.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    app_id: Annotated[
+        str,
+        Field(
+            alias="appId",
+            description="App.",
+            max_length=64,
+            pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+        ),
+    ]
+    route_id: Annotated[
+        str,
+        Field(
+            alias="routeId",
+            description="Route.",
+            max_length=64,
+            pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+        ),
+    ]
+    root: Annotated[
+        semantic_snapshot_v1_schema.SemanticNode,
+        Field(
+            description="The tree, with every element any fixture shows; elements refs are stable within the page."
+        ),
+    ]
+    elements: Annotated[
+        list[ElementModel],
+        Field(
+            description="What the model knows of some nodes beyond the tree, by ref."
+        ),
+    ]
+
+
 class Corpus(BaseModel):
     """
-    The owned benchmark corpus: apps with their route manifests, fixtures, environment profiles and reference journeys.
+    The owned benchmark corpus: apps with their route manifests and page models, fixtures, environment profiles and reference journeys.
     """
 
     model_config = ConfigDict(
@@ -300,6 +688,10 @@ class Corpus(BaseModel):
             description="Environment profiles.",
             min_length=1,
         ),
+    ]
+    pages: Annotated[
+        list[Page],
+        Field(description="Page models: one per route of every app.", min_length=1),
     ]
     reference_journeys: Annotated[
         list[journey_v1_schema.Journey],

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -10,9 +11,50 @@ from pydantic import BaseModel, ConfigDict, Field
 from . import journey_graph_v1_schema
 
 
+class WarningCode(StrEnum):
+    """
+    Stable warning code: no_initial_navigate (the first step is not navigate), starts_with_go_back, snapshot_ref (a target is a snapshot ref, which changes between snapshots), contradicted_expectation (an assertion expects what the page model contradicts), unknown_effect (the page after a step is unknown, so later checks are unverified).
+    """
+
+    NO_INITIAL_NAVIGATE = "no_initial_navigate"
+    STARTS_WITH_GO_BACK = "starts_with_go_back"
+    SNAPSHOT_REF = "snapshot_ref"
+    CONTRADICTED_EXPECTATION = "contradicted_expectation"
+    UNKNOWN_EFFECT = "unknown_effect"
+
+
+class Warning(BaseModel):
+    """
+    One warning.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    code: Annotated[WarningCode, Field(description="Stable warning code.")]
+    path: Annotated[
+        str,
+        Field(
+            description="JSON Pointer to the step or assertion it concerns.",
+            max_length=2000,
+        ),
+    ]
+    message: Annotated[
+        str,
+        Field(
+            description="What was found and what to check.",
+            max_length=2000,
+            min_length=1,
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+        ),
+    ]
+
+
 class JourneyCompilation(BaseModel):
     """
-    The result of compiling a valid journey (automium_compile_journey). An invalid journey is reported as a tool error listing every problem.
+    The result of compiling a valid journey (automium_compile_journey): valid is always true, with the compiled graph and any warnings. An invalid journey is reported as a tool error listing every problem.
     """
 
     model_config = ConfigDict(
@@ -44,12 +86,40 @@ class JourneyCompilation(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
+    journey_ref: Annotated[
+        str,
+        Field(
+            alias="journeyRef",
+            description="Binds to this exact journey: give it with the journey to automium_create_run_submission.",
+            max_length=300,
+            pattern="^journey:[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z0-9]+(-[a-z0-9]+)*/[a-z0-9][a-z0-9._-]*@[0-9a-f]{20}$",
+        ),
+    ]
+    valid: Annotated[
+        Literal[True],
+        Field(
+            description="Always true: the journey passed every check (an invalid journey is a tool error)."
+        ),
+    ]
     step_count: Annotated[
         int, Field(alias="stepCount", description="Number of steps.", ge=1)
     ]
     assertion_count: Annotated[
         int, Field(alias="assertionCount", description="Number of assertions.", ge=1)
     ]
+    warnings: Annotated[
+        list[Warning],
+        Field(
+            description="Findings that do not make the journey invalid but deserve a look, in input order.",
+            max_length=200,
+        ),
+    ]
     graph: Annotated[
         journey_graph_v1_schema.JourneyGraph, Field(description="The compiled graph.")
     ]
+    mermaid: Annotated[
+        str | None,
+        Field(
+            description="The graph as Mermaid flowchart text, when the journey asked for it (mermaid: true)."
+        ),
+    ] = None

@@ -67,7 +67,7 @@ class Node(BaseModel):
             description="Human-readable label.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     intent: Annotated[
@@ -83,6 +83,20 @@ class Node(BaseModel):
             description="Route of a navigate step or route_is assertion.",
             max_length=64,
             pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+        ),
+    ] = None
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef | None,
+        Field(
+            description="Element a step or assertion node acts on, as the journey names it (role and name, or a snapshot ref)."
+        ),
+    ] = None
+    entity: Annotated[
+        str | None,
+        Field(
+            description="Entity a navigate step opens its route for.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ] = None
     retry_budget: Annotated[

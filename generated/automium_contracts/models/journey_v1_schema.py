@@ -13,7 +13,7 @@ from . import common_schema
 
 class NavigateStep(BaseModel):
     """
-    navigate: go to a route of the app's route manifest; needs route, takes no target (never a URL).
+    navigate: go to a route of the app's route manifest; needs route, takes no target (never a URL); a route with a parameter ("/tickets/:ticketId") also needs entity.
     """
 
     model_config = ConfigDict(
@@ -38,13 +38,21 @@ class NavigateStep(BaseModel):
             pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
         ),
     ]
+    entity: Annotated[
+        str | None,
+        Field(
+            description='Entity of the fixture that fills the route\'s parameter, e.g. "printer-offline" (see the fixture\'s entities in automium_list_fixtures).',
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ] = None
     note: Annotated[
         str | None,
         Field(
             description="Optional note for a human reader.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
 
@@ -78,14 +86,14 @@ class ClickStep(BaseModel):
             description="Optional note for a human reader.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
 
 
-class FillStep(BaseModel):
+class FillStep1(BaseModel):
     """
-    fill: type value into the field; needs target and value.
+    fill: type into the field; needs target and exactly one of value (text to type) and secretRef (a credential the fixture names, for a password or one-time-code field).
     """
 
     model_config = ConfigDict(
@@ -114,13 +122,73 @@ class FillStep(BaseModel):
             min_length=1,
         ),
     ]
+    secret_ref: Annotated[
+        str | None,
+        Field(
+            alias="secretRef",
+            description='Credential to type, named by the fixture (its secretRefs), e.g. "account:shop-lite/buyer#password"; a secret is never written out in a journey.',
+            max_length=160,
+            pattern="^account:[a-z0-9-]+/[a-z0-9-]+#(password|one-time-code)$",
+        ),
+    ] = None
     note: Annotated[
         str | None,
         Field(
             description="Optional note for a human reader.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+        ),
+    ] = None
+
+
+class FillStep2(BaseModel):
+    """
+    fill: type into the field; needs target and exactly one of value (text to type) and secretRef (a credential the fixture names, for a password or one-time-code field).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Step id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    intent: Annotated[Literal["fill"], Field(description='The intent "fill".')]
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef,
+        Field(description="Field to fill."),
+    ]
+    value: Annotated[
+        str | None,
+        Field(
+            description="Text to type (may be empty only via the clear intent, so at least one character).",
+            max_length=2000,
+            min_length=1,
+        ),
+    ] = None
+    secret_ref: Annotated[
+        str,
+        Field(
+            alias="secretRef",
+            description='Credential to type, named by the fixture (its secretRefs), e.g. "account:shop-lite/buyer#password"; a secret is never written out in a journey.',
+            max_length=160,
+            pattern="^account:[a-z0-9-]+/[a-z0-9-]+#(password|one-time-code)$",
+        ),
+    ]
+    note: Annotated[
+        str | None,
+        Field(
+            description="Optional note for a human reader.",
+            max_length=2000,
+            min_length=1,
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
 
@@ -154,7 +222,7 @@ class ClearStep(BaseModel):
             description="Optional note for a human reader.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
 
@@ -190,7 +258,7 @@ class SelectOptionStep(BaseModel):
             description="Label of the option to choose.",
             max_length=200,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     note: Annotated[
@@ -199,7 +267,7 @@ class SelectOptionStep(BaseModel):
             description="Optional note for a human reader.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
 
@@ -233,7 +301,7 @@ class CheckStep(BaseModel):
             description="Optional note for a human reader.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
 
@@ -267,7 +335,7 @@ class UncheckStep(BaseModel):
             description="Optional note for a human reader.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
 
@@ -310,7 +378,7 @@ class PressKeyStep(BaseModel):
             description="Optional note for a human reader.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
 
@@ -344,7 +412,7 @@ class HoverStep(BaseModel):
             description="Optional note for a human reader.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
 
@@ -392,7 +460,7 @@ class ScrollStep(BaseModel):
             description="Optional note for a human reader.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
 
@@ -449,7 +517,7 @@ class WaitForStep(BaseModel):
             description="Optional note for a human reader.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
 
@@ -494,7 +562,7 @@ class UploadFileStep(BaseModel):
             description="Optional note for a human reader.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
 
@@ -524,7 +592,7 @@ class GoBackStep(BaseModel):
             description="Optional note for a human reader.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
 
@@ -887,11 +955,11 @@ class Journey(BaseModel):
             description="What the user wants to achieve, in words.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     steps: Annotated[
-        list[Annotated[NavigateStep | ClickStep | FillStep | ClearStep | SelectOptionStep | CheckStep | UncheckStep | PressKeyStep | HoverStep | ScrollStep | WaitForStep | UploadFileStep | GoBackStep, Field(discriminator="intent")]],
+        list[NavigateStep | ClickStep | ClearStep | SelectOptionStep | CheckStep | UncheckStep | PressKeyStep | HoverStep | ScrollStep | WaitForStep | UploadFileStep | GoBackStep | FillStep1 | FillStep2],
         Field(
             description="Steps, in order (1 to 1000).", max_length=1000, min_length=1
         ),
@@ -905,3 +973,9 @@ class Journey(BaseModel):
         ),
     ]
     recovery: Annotated[Recovery, Field(description="Bounded recovery policy.")]
+    mermaid: Annotated[
+        bool | None,
+        Field(
+            description="automium_compile_journey only: true also returns the compiled graph as Mermaid text (mermaid), to paste into a PR. Not part of the journey: digests and runs ignore it."
+        ),
+    ] = None

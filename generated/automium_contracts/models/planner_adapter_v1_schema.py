@@ -120,7 +120,7 @@ class PlannerDecision(BaseModel):
             description="Why, in one or two sentences.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     token_usage: Annotated[
@@ -175,7 +175,7 @@ class PlannerRequest(BaseModel):
             description="The journey's goal.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     snapshot: Annotated[

@@ -3,11 +3,37 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from . import common_schema
+
+
+class EventType(StrEnum):
+    """
+    Event types, by lane: worker.leased (worker: a worker took the run (payload workerId, environmentProfileId)); worker.released (worker: the worker let the run go); run.finished (worker: the run ended; the event carries the verdict (payload retryCount)); fixture.applied (runtime: the fixture's seeds and accounts were applied (payload fixtureId)); fixture.check_failed (runtime: the starting state was not the fixture's (payload reason)); page.loaded (runtime: a route loaded (payload route, entity, redirectedFrom)); page.changed (runtime: the page changed without loading (payload change)); policy.denied (runtime: a safety policy blocked an action (payload policy, intent)); runtime.crashed (runtime: the browser or its page crashed (payload reason)); decision.requested (planner: a PlannerRequest was sent (payload goal, route, allowedIntents, snapshotNodes)); decision.made (planner: a PlannerDecision, flattened (payload plannerId, intent, targetRole, targetName, targetNth, value, secretRef, route, entity, key, rationale, inputTokens, outputTokens, latencyMs)); decision.rejected (planner: the adapter rejected a decision (payload intent, reason)); action.performed (executor: an action succeeded (payload intent, ref, attempt)); action.failed (executor: an action failed (payload intent, reason, attempt)); action.timed_out (executor: an action did not finish in time (payload intent, timeoutMs, attempt)); assertion.passed (assertion: an assertion held (payload assertionId, kind)); assertion.failed (assertion: an assertion did not hold (payload assertionId, kind, reason)); artifact.captured (artifact: an artifact was written (payload kind, path, contentType)).
+    """
+
+    WORKER_LEASED = "worker.leased"
+    WORKER_RELEASED = "worker.released"
+    RUN_FINISHED = "run.finished"
+    FIXTURE_APPLIED = "fixture.applied"
+    FIXTURE_CHECK_FAILED = "fixture.check_failed"
+    PAGE_LOADED = "page.loaded"
+    PAGE_CHANGED = "page.changed"
+    POLICY_DENIED = "policy.denied"
+    RUNTIME_CRASHED = "runtime.crashed"
+    DECISION_REQUESTED = "decision.requested"
+    DECISION_MADE = "decision.made"
+    DECISION_REJECTED = "decision.rejected"
+    ACTION_PERFORMED = "action.performed"
+    ACTION_FAILED = "action.failed"
+    ACTION_TIMED_OUT = "action.timed_out"
+    ASSERTION_PASSED = "assertion.passed"
+    ASSERTION_FAILED = "assertion.failed"
+    ARTIFACT_CAPTURED = "artifact.captured"
 
 
 class ReplayEvent(BaseModel):
@@ -52,11 +78,9 @@ class ReplayEvent(BaseModel):
         common_schema.ReplayLane, Field(description="Lane the event belongs to.")
     ]
     type: Annotated[
-        str,
+        EventType,
         Field(
-            description='Event type, dotted, e.g. "decision.made", "step.failed", "artifact.written".',
-            max_length=64,
-            pattern="^[a-z]+(_[a-z]+)*(\\.[a-z]+(_[a-z]+)*)*$",
+            description="Event type; what each means and the payload keys it carries are listed on EventType."
         ),
     ]
     step_id: Annotated[
@@ -75,7 +99,7 @@ class ReplayEvent(BaseModel):
     payload: Annotated[
         dict[Annotated[str, StringConstraints(pattern=r"^[a-z][A-Za-z0-9]*$", max_length=64)], str | int | float | bool],
         Field(
-            description="Event details: a flat map of names to strings, numbers or booleans.",
+            description="Event details: a flat map of names to strings, numbers or booleans; the keys of each type are listed on EventType.",
             max_length=64,
         ),
     ]

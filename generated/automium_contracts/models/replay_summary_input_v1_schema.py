@@ -7,12 +7,12 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import common_schema
+from . import common_schema, replay_event_v1_schema
 
 
 class ReplaySummaryInput(BaseModel):
     """
-    Input of automium_get_replay_summary: run metadata supplied by the caller.
+    Input of automium_get_replay_summary: run metadata supplied by the caller and, optionally, replay events to digest.
     """
 
     model_config = ConfigDict(
@@ -48,3 +48,10 @@ class ReplaySummaryInput(BaseModel):
             pattern="^artifacts:run/[A-Za-z0-9][A-Za-z0-9._-]*$",
         ),
     ]
+    events: Annotated[
+        list[replay_event_v1_schema.ReplayEvent] | None,
+        Field(
+            description="Replay events of this run (a snippet of its log, or a modeled timeline): when given, the summary digests them lane by lane and classifies the failure.",
+            max_length=1000,
+        ),
+    ] = None

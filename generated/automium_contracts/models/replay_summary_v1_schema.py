@@ -5,14 +5,112 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from . import common_schema
 
 
+class FailingEvent(BaseModel):
+    """
+    The first event that shows a failure.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    seq: Annotated[int, Field(description="Its seq.", ge=0)]
+    lane: Annotated[common_schema.ReplayLane, Field(description="Its lane.")]
+    type: Annotated[str, Field(description="Its type.", max_length=64)]
+    step_id: Annotated[
+        str | None,
+        Field(
+            alias="stepId",
+            description="The step it concerns.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ] = None
+
+
+class EventSeq(RootModel[int]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[int, Field(description="A seq.", ge=0)]
+
+
+class Classification(BaseModel):
+    """
+    The failure class the events point to, the rule that decided and the events it rests on.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    failure_class: Annotated[
+        common_schema.FailureClass,
+        Field(alias="failureClass", description="The class."),
+    ]
+    rule: Annotated[
+        str,
+        Field(
+            description="The rule that fired, in words.",
+            max_length=200,
+            min_length=1,
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+        ),
+    ]
+    event_seqs: Annotated[
+        list[EventSeq],
+        Field(
+            alias="eventSeqs",
+            description="The seqs of the events it rests on.",
+            min_length=1,
+        ),
+    ]
+
+
+class Digest(BaseModel):
+    """
+    The events, lane by lane.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    events: Annotated[int, Field(description="Events given.", ge=1)]
+    lanes: Annotated[common_schema.LaneCounts, Field(description="Events per lane.")]
+    first_failure: Annotated[
+        FailingEvent | None,
+        Field(
+            alias="firstFailure",
+            description="The first failing event, when any (a step that failed and passed on retry counts as recovered, not as failing).",
+        ),
+    ] = None
+    failing_step: Annotated[
+        str | None,
+        Field(
+            alias="failingStep",
+            description="The step the failure happened at, when any.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ] = None
+    classification: Annotated[
+        Classification | None,
+        Field(description="The failure class, when the run did not pass."),
+    ] = None
+
+
 class ReplaySummary(BaseModel):
     """
-    A replay summary built from caller-supplied run metadata, with the artifact kinds a replay of that verdict needs and the lanes to read first. No replay file was read.
+    A replay summary built from caller-supplied run metadata: the artifact kinds a replay of that verdict needs and the lanes to read first; with events, a lane-by-lane digest and the failure's classification. No replay file was read.
     """
 
     model_config = ConfigDict(
@@ -65,6 +163,10 @@ class ReplaySummary(BaseModel):
             min_length=1,
         ),
     ]
+    digest: Annotated[
+        Digest | None,
+        Field(description="What the events given show, when events were given."),
+    ] = None
     modeled: Annotated[
         common_schema.Modeled,
         Field(description="Says this summary was modeled from the given metadata."),

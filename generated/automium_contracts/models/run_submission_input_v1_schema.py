@@ -7,12 +7,12 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import common_schema
+from . import common_schema, journey_v1_schema
 
 
 class RunSubmissionInput(BaseModel):
     """
-    Input of automium_create_run_submission: a journey already defined, the planner to use and the environment profile.
+    Input of automium_create_run_submission: the journey (a reference journey by id, or the journey itself), the planner and the environment profile.
     """
 
     model_config = ConfigDict(
@@ -24,11 +24,17 @@ class RunSubmissionInput(BaseModel):
         str,
         Field(
             alias="journeyId",
-            description="Id of the journey to run.",
+            description="Id of the journey to run: a reference journey of the corpus (see a fixture's referenceJourneyIds), or the id of the journey given in journey.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
+    journey: Annotated[
+        journey_v1_schema.Journey | None,
+        Field(
+            description="The journey itself, when it is not a reference journey: checked exactly as automium_compile_journey checks it."
+        ),
+    ] = None
     app_id: Annotated[
         str,
         Field(
@@ -60,3 +66,16 @@ class RunSubmissionInput(BaseModel):
             pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
         ),
     ]
+    failure: Annotated[
+        common_schema.StepFailure | None,
+        Field(
+            description="Model the failing variant instead: the same timeline with this failure injected at this step."
+        ),
+    ] = None
+    include_events: Annotated[
+        bool | None,
+        Field(
+            alias="includeEvents",
+            description="Also return the modeled timeline's events (at most 1000, the replay summary's input limit).",
+        ),
+    ] = None

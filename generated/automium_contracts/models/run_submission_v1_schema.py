@@ -7,12 +7,42 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import common_schema
+from . import common_schema, replay_event_v1_schema
+
+
+class TimelineSummary(BaseModel):
+    """
+    The modeled timeline in numbers.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    events: Annotated[int, Field(description="Events in all.", ge=1)]
+    lanes: Annotated[common_schema.LaneCounts, Field(description="Events per lane.")]
+    steps: Annotated[int, Field(description="Steps the run goes through.", ge=1)]
+    verdict: Annotated[
+        common_schema.Verdict,
+        Field(description="The modeled verdict: passed, or the failing variant's."),
+    ]
+    required_artifact_kinds: Annotated[
+        list[common_schema.ArtifactKind],
+        Field(
+            alias="requiredArtifactKinds",
+            description="Artifact kinds that verdict requires; the timeline captures each.",
+        ),
+    ]
+    failure: Annotated[
+        common_schema.StepFailure | None,
+        Field(description="The failure injected, in the failing variant."),
+    ] = None
 
 
 class RunSubmission(BaseModel):
     """
-    A modeled run submission: a deterministic run id and opaque refs. Nothing was queued or executed.
+    A modeled run submission: a deterministic run id, the journey it binds to, opaque refs and what the modeled timeline of the run holds. Nothing was queued or executed.
     """
 
     model_config = ConfigDict(
@@ -39,18 +69,9 @@ class RunSubmission(BaseModel):
         str,
         Field(
             alias="runId",
-            description="Deterministic run id: a digest of the canonical submission, so the same submission gives the same id.",
+            description="Deterministic run id: a digest of the corpus version, the journey ref, the planner and the environment profile.",
             max_length=128,
             pattern="^[A-Za-z0-9][A-Za-z0-9._-]*$",
-        ),
-    ]
-    journey_id: Annotated[
-        str,
-        Field(
-            alias="journeyId",
-            description="Journey to run.",
-            max_length=128,
-            pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
     app_id: Annotated[
@@ -83,10 +104,28 @@ class RunSubmission(BaseModel):
             pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
         ),
     ]
-    status: Annotated[
-        Literal["queued"],
+    journey_id: Annotated[
+        str,
         Field(
-            description='Initial status of a run: "queued" (modeled; nothing is actually queued).'
+            alias="journeyId",
+            description="Journey to run.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    journey_ref: Annotated[
+        str,
+        Field(
+            alias="journeyRef",
+            description="The exact journey the run is bound to.",
+            max_length=300,
+            pattern="^journey:[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z0-9]+(-[a-z0-9]+)*/[a-z0-9][a-z0-9._-]*@[0-9a-f]{20}$",
+        ),
+    ]
+    status: Annotated[
+        Literal["modeled"],
+        Field(
+            description='Always "modeled" in v1: nothing was queued. A live run would move through queued, leased and running to a verdict (passed, failed, errored or blocked).'
         ),
     ]
     artifact_manifest_ref: Annotated[
@@ -107,6 +146,25 @@ class RunSubmission(BaseModel):
             pattern="^replay:run/[A-Za-z0-9][A-Za-z0-9._-]*$",
         ),
     ]
+    timeline: Annotated[
+        TimelineSummary,
+        Field(description="What the modeled timeline of the run holds."),
+    ]
+    events: Annotated[
+        list[replay_event_v1_schema.ReplayEvent] | None,
+        Field(
+            description="The modeled timeline's events, when includeEvents asked for them, in seq order.",
+            max_length=1000,
+        ),
+    ] = None
+    events_left_out: Annotated[
+        int | None,
+        Field(
+            alias="eventsLeftOut",
+            description="Events of the timeline not in events (it stops at 1000).",
+            ge=1,
+        ),
+    ] = None
     modeled: Annotated[
         common_schema.Modeled,
         Field(description="Says this submission was modeled and nothing was executed."),

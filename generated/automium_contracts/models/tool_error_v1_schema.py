@@ -27,6 +27,23 @@ class ErrorCode(StrEnum):
     UNSUPPORTED_OPERATION = "unsupported_operation"
     INVALID_INPUT = "invalid_input"
     LIMIT_EXCEEDED = "limit_exceeded"
+    UNKNOWN_TARGET = "unknown_target"
+    AMBIGUOUS_TARGET = "ambiguous_target"
+    UNKNOWN_ROLE = "unknown_role"
+    INVALID_LOCATOR = "invalid_locator"
+    TARGET_NOT_ACTIONABLE = "target_not_actionable"
+    UNKNOWN_OPTION = "unknown_option"
+    MISSING_ROUTE_PARAM = "missing_route_param"
+    UNKNOWN_ROUTE_PARAM = "unknown_route_param"
+    UNKNOWN_FILE_REF = "unknown_file_ref"
+    LITERAL_SECRET = "literal_secret"
+    ROUTE_NOT_REACHED = "route_not_reached"
+    UNKNOWN_JOURNEY = "unknown_journey"
+    JOURNEY_APP_MISMATCH = "journey_app_mismatch"
+    UNKNOWN_STEP = "unknown_step"
+    EVENT_RUN_MISMATCH = "event_run_mismatch"
+    EVENT_VERDICT_MISMATCH = "event_verdict_mismatch"
+    CONTENT_TYPE_MISMATCH = "content_type_mismatch"
 
 
 class Problem(BaseModel):
@@ -46,7 +63,7 @@ class Problem(BaseModel):
             description="What is wrong and how to fix it.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     path: Annotated[
@@ -61,6 +78,14 @@ class Problem(BaseModel):
         Field(
             description="Allowed values at that path, when the set is small and known (app ids, intents, kinds…).",
             max_length=200,
+        ),
+    ] = None
+    allowed_left_out: Annotated[
+        int | None,
+        Field(
+            alias="allowedLeftOut",
+            description="How many allowed values were left out: allowed is cut at its limit.",
+            ge=1,
         ),
     ] = None
 
@@ -89,7 +114,7 @@ class ToolError(BaseModel):
             description="What is wrong and how to fix it.",
             max_length=2000,
             min_length=1,
-            pattern="\\S",
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     path: Annotated[
@@ -104,6 +129,14 @@ class ToolError(BaseModel):
         Field(
             description="Allowed values at that path, when the set is small and known (app ids, intents, kinds…).",
             max_length=200,
+        ),
+    ] = None
+    allowed_left_out: Annotated[
+        int | None,
+        Field(
+            alias="allowedLeftOut",
+            description="How many allowed values were left out: allowed is cut at its limit.",
+            ge=1,
         ),
     ] = None
     problems: Annotated[
