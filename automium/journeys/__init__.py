@@ -9,6 +9,15 @@ no I/O, no clock, no randomness, so the same journey always compiles to the same
 from automium.journeys.compiler import compile_journey
 from automium.journeys.graph import build_graph
 from automium.journeys.mermaid import render_mermaid
-from automium.journeys.validate import validate_journey
+from automium.journeys.refs import journey_ref
+from automium.journeys.validate import check_journey, nested_problems, validate_journey
 
-__all__ = ["build_graph", "compile_journey", "render_mermaid", "validate_journey"]
+__all__ = [
+    "build_graph",
+    "check_journey",
+    "compile_journey",
+    "journey_ref",
+    "nested_problems",
+    "render_mermaid",
+    "validate_journey",
+]

@@ -71,8 +71,10 @@ def _work_nodes(journey: Journey) -> Iterator[Node]:
             type=NodeType.STEP,
             label=step_label(step),
             intent=step.intent,
-            # Only navigate steps have a route; the union's other members lack the field.
+            # Only some intents have a route, an entity or a target; the others lack them.
             route=getattr(step, "route", None),
+            entity=getattr(step, "entity", None),
+            target=getattr(step, "target", None),
             retry_budget=budget,
             recovery_strategies=strategies,
         )
@@ -83,6 +85,7 @@ def _work_nodes(journey: Journey) -> Iterator[Node]:
                 label=assertion_label(assertion),
                 assertion_kind=assertion.kind,
                 route=getattr(assertion, "route", None),
+                target=getattr(assertion, "target", None),
                 retry_budget=budget,
                 recovery_strategies=strategies,
             )

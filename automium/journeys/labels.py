@@ -53,7 +53,10 @@ def _on(item: Any) -> str:
 
 
 def _set_to(item: Any) -> str:
-    return f"{_target(item.target)} = {_quoted(item.value)}"
+    # A credential is named by its ref; a literal never reaches a label of a secret field,
+    # since compile refuses it (literal_secret).
+    secret = getattr(item, "secret_ref", None)
+    return f"{_target(item.target)} = {secret if secret else _quoted(item.value)}"
 
 
 def _key(item: Any) -> str:

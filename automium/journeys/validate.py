@@ -1,25 +1,33 @@
-"""Every problem of a journey document, found in one pass.
+"""Every problem of a journey document, found in one pass, and its warnings.
 
 The contract (``journey.v1``) is checked first; it knows shapes and vocabularies. What it
 cannot know is checked next, on the raw document: whether the app, fixture and routes exist
-in the corpus, whether ids are unique, whether assertions name real steps, and whether
-uploaded files belong to the journey's app. Those checks run only where the document has
-the right shape, and never at a path the contract already reported, so an agent gets one
-problem per thing to fix.
+in the corpus, whether ids are unique and assertions name real steps, and then every step
+and assertion against the pages the journey goes through (:mod:`.page_checks`). Those checks
+run only where the document has the right shape, and never at a path already reported, so
+an agent gets one problem per thing to fix.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from typing import Any
 
 from automium import corpus
 from automium.contracts import ErrorCode
-from automium.errors import Problem, pointer, pointer_key
+from automium.errors import Problem, pointer, pointer_key, quoted
+from automium.journeys.page_checks import Walk, Warning, walk
 from automium.validation import check
 
-_FILE_REF_APP = re.compile(r"^file:([a-z0-9-]+)/")
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """What checking a journey found: its problems (none: valid), warnings and page trace."""
+
+    problems: tuple[Problem, ...]
+    warnings: tuple[Warning, ...]
+    walk: Walk | None  # None when the app or fixture is unknown, so no page could be followed
 
 
 def validate_journey(document: object) -> tuple[Problem, ...]:
@@ -27,10 +35,37 @@ def validate_journey(document: object) -> tuple[Problem, ...]:
 
     Problems come in the order :class:`~automium.errors.AutomiumError` reports them.
     """
-    schema_problems = check("journey.v1", document, _vocabularies(document))
-    reported = {p.path for p in schema_problems}
-    corpus_problems = [p for p in _semantic_problems(document) if p.path not in reported]
-    return tuple(sorted([*schema_problems, *corpus_problems], key=lambda p: pointer_key(p.path)))
+    return check_journey(document).problems
+
+
+def check_journey(document: object) -> Checked:
+    """Every problem and warning of ``document``, and the pages it goes through."""
+    problems = check("journey.v1", document, _vocabularies(document))
+    reported = {p.path for p in problems}
+    problems += [p for p in _semantic_problems(document) if p.path not in reported]
+    followed = _follow(document, frozenset(p.path for p in problems))
+    if followed is not None:
+        reported = {p.path for p in problems}
+        problems += [p for p in followed.problems if p.path not in reported]
+    return Checked(
+        problems=tuple(sorted(problems, key=lambda p: pointer_key(p.path))),
+        warnings=tuple(followed.warnings) if followed is not None else (),
+        walk=followed,
+    )
+
+
+def nested_problems(document: object, at: str) -> tuple[Problem, ...]:
+    """The problems of a journey given inside another tool's input, at JSON Pointer ``at``:
+    exactly those compile would find, with their paths under ``at``."""
+    return tuple(replace(p, path=at + p.path) for p in check_journey(document).problems)
+
+
+def _follow(document: object, refused: frozenset[str]) -> Walk | None:
+    """The walk through the journey's pages, once its app and fixture are known."""
+    if not isinstance(document, dict) or {"/appId", "/fixtureId", ""} & refused:
+        return None
+    fixture = corpus.get_fixture(document["fixtureId"], document["appId"])
+    return walk(document, fixture, refused)
 
 
 def _vocabularies(document: object) -> dict[str, tuple[str, ...]]:
@@ -55,10 +90,9 @@ def _semantic_problems(document: object) -> Iterator[Problem]:
         yield fixture_problem
     steps = _objects(document.get("steps"))
     assertions = _objects(document.get("assertions"))
-    # Route and file checks need a known app; with an unknown one they would only echo it.
+    # Route checks need a known app; with an unknown one they would only echo it.
     if app_problem is None and isinstance(app_id, str):
         yield from _route_problems(app_id, steps, assertions)
-        yield from _file_ref_problems(app_id, steps)
     yield from _duplicate_ids("steps", steps)
     yield from _duplicate_ids("assertions", assertions)
     if isinstance(document.get("steps"), list):
@@ -88,21 +122,6 @@ def _route_problems(
                     yield problem
 
 
-def _file_ref_problems(app_id: str, steps: list[tuple[int, dict[str, Any]]]) -> Iterator[Problem]:
-    for i, step in steps:
-        file_ref = step.get("fileRef")
-        if step.get("intent") != "upload_file" or not isinstance(file_ref, str):
-            continue
-        match = _FILE_REF_APP.match(file_ref)
-        if match is not None and match.group(1) != app_id:
-            yield Problem(
-                ErrorCode.INVALID_INPUT,
-                f"{file_ref!r} is a file of app {match.group(1)!r}, but this journey runs "
-                f'against {app_id!r}; upload a file of that app, "file:{app_id}/<name>"',
-                pointer("steps", i, "fileRef"),
-            )
-
-
 def _duplicate_ids(section: str, items: list[tuple[int, dict[str, Any]]]) -> Iterator[Problem]:
     seen: set[str] = set()
     for i, item in items:
@@ -113,7 +132,7 @@ def _duplicate_ids(section: str, items: list[tuple[int, dict[str, Any]]]) -> Ite
             what = "step" if section == "steps" else "assertion"
             yield Problem(
                 ErrorCode.INVALID_INPUT,
-                f"{what} id {item_id!r} is already used by an earlier {what}; "
+                f"{what} id {quoted(item_id)} is already used by an earlier {what}; "
                 f"give every {what} its own id",
                 pointer(section, i, "id"),
             )
@@ -129,7 +148,7 @@ def _after_step_problems(
         if isinstance(after, str) and after not in step_ids:
             yield Problem(
                 ErrorCode.INVALID_INPUT,
-                f"afterStep {after!r} names no step of this journey; "
+                f"afterStep {quoted(after)} names no step of this journey; "
                 "use the id of the step after which the assertion is checked",
                 pointer("assertions", i, "afterStep"),
                 step_ids,
