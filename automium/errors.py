@@ -9,9 +9,11 @@ in one pass); the MCP boundary converts it once, with :meth:`AutomiumError.to_to
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from automium import contracts
 
@@ -22,6 +24,17 @@ Allowed = tuple[str | int, ...]
 
 # Kept well under the contract's maxItems, so a listing never becomes the error.
 _MAX_PROBLEMS = 200
+SHOWN = 60
+"""Characters of a caller's value quoted back in a message: enough to recognise it."""
+
+
+def quoted(value: Any, limit: int = SHOWN) -> str:
+    """``value`` as a message quotes it, cut short: a caller's value may be megabytes long
+    (a string, or any JSON value where a string was expected)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return repr(text) if isinstance(value, str) else text
 
 
 def pointer(*parts: str | int) -> str:
@@ -71,23 +84,58 @@ class AutomiumError(Exception):
         return self.problems[0].message
 
     def to_tool_error(self) -> ToolError:
-        """The ``tool-error.v1`` document: the first problem on top, all of them listed."""
-        first = self.problems[0]
-        listed = [_problem_model(p) for p in self.problems] if len(self.problems) > 1 else None
+        """The ``tool-error.v1`` document: the first problem on top, all of them listed.
+
+        Every field stays within the contract's own limits, whatever a problem holds: a long
+        list of allowed values is cut at the contract's ``maxItems`` and says how many were
+        left out, so the error never becomes an error of its own.
+        """
+        first = _within_limits(self.problems[0])
+        listed = [_within_limits(p) for p in self.problems] if len(self.problems) > 1 else None
         return contracts.ToolError(
             schema_version="automium.tool-error/v1",
             code=first.code,
             message=first.message,
             path=first.path,
-            allowed=list(first.allowed) or None,
+            allowed=first.allowed,
+            allowed_left_out=first.allowed_left_out,
             problems=listed,
         )
 
 
-def _problem_model(problem: Problem) -> contracts.Problem:
-    return contracts.Problem(
-        code=problem.code,
-        message=problem.message,
-        path=problem.path,
-        allowed=list(problem.allowed) or None,
-    )
+def _within_limits(problem: Problem) -> contracts.Problem:
+    limits = _limits()
+    allowed = list(problem.allowed)
+    left_out = max(0, len(allowed) - limits["allowed"])
+    fields: dict[str, Any] = {
+        "code": problem.code,
+        "message": _cut(problem.message, limits["message"]),
+        "path": _parent_within(problem.path, limits["path"]),
+    }
+    if allowed:
+        fields["allowed"] = allowed[: limits["allowed"]]
+    if left_out:
+        fields["allowed_left_out"] = left_out
+    return contracts.Problem(**fields)
+
+
+@cache
+def _limits() -> dict[str, int]:
+    problem = contracts.bundled_schema("tool-error.v1")["$defs"]["Problem"]["properties"]
+    text = contracts.bundled_schema("tool-error.v1")["$defs"]["Text"]
+    return {
+        "allowed": int(problem["allowed"]["maxItems"]),
+        "path": int(problem["path"]["maxLength"]),
+        "message": int(text["maxLength"]),
+    }
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _parent_within(path: str, limit: int) -> str:
+    """``path``, or its nearest ancestor whose pointer fits ``limit`` characters."""
+    while len(path) > limit:
+        path = path.rsplit("/", 1)[0]
+    return path

@@ -51,8 +51,10 @@ limit, ``{"steps": [{}, {}, …]}`` with 400,000 items fits in 1 MiB and took 20
 
 from __future__ import annotations
 
+import math
+
 from automium.contracts import ErrorCode
-from automium.errors import AutomiumError
+from automium.errors import AutomiumError, pointer
 
 MAX_ARGUMENTS_SIZE = 1_048_576
 """Characters of compact JSON a tool call's arguments may take (1 MiB)."""
@@ -64,22 +66,25 @@ MAX_ENTRIES = 1000
 """Items of one array or properties of one object: the largest ``maxItems`` of any input
 contract, so no schema-valid document is refused (a test keeps the two equal)."""
 
-_OTHER_SIZE = 8  # a value JSON cannot carry (only reachable in-process); the schema refuses it
-
 
 def check_arguments(arguments: object) -> None:
-    """Refuse ``arguments`` larger than :data:`MAX_ARGUMENTS_SIZE` or deeper than :data:`MAX_DEPTH`.
+    """Refuse ``arguments`` larger than :data:`MAX_ARGUMENTS_SIZE`, deeper than :data:`MAX_DEPTH`,
+    or holding a value JSON cannot carry.
 
     Cheap by construction: one iterative pass that stops as soon as a limit is crossed, so
     its cost is bounded by the limits, not by the input (and a cyclic in-process value
-    terminates too, on either limit).
+    terminates too, on either limit). The values it refuses — NaN and the infinities (which
+    the SDK's JSON parser accepts), a lone surrogate (a "\\ud800" escape), and, from an
+    in-process caller, non-string keys and non-JSON types — would otherwise reach the
+    validator, which cannot judge them.
 
-    Raises :class:`AutomiumError` with code ``limit_exceeded`` and path ``""``.
+    Raises :class:`AutomiumError`: ``limit_exceeded`` at path ``""``, or ``invalid_input`` at
+    the value's path.
     """
     size = 0
-    stack: list[tuple[object, int]] = [(arguments, 1)]
+    stack: list[tuple[object, int, tuple[str | int, ...]]] = [(arguments, 1, ())]
     while stack:
-        value, depth = stack.pop()
+        value, depth, path = stack.pop()
         if isinstance(value, dict | list | tuple):
             if depth > MAX_DEPTH:
                 raise _exceeded(f"arguments are nested more than {MAX_DEPTH} levels deep")
@@ -90,12 +95,15 @@ def check_arguments(arguments: object) -> None:
                 )
             size += 1 + len(value)  # brackets and separators
             if isinstance(value, dict):
-                size += sum(len(k) + 3 if isinstance(k, str) else _OTHER_SIZE for k in value)
-                stack.extend((item, depth + 1) for item in value.values())
+                for key, item in value.items():
+                    if not isinstance(key, str) or not _encodable(key):
+                        raise _not_json(path, "an object key that is not a JSON string")
+                    size += len(key) + 3
+                    stack.append((item, depth + 1, (*path, key)))
             else:
-                stack.extend((item, depth + 1) for item in value)
+                stack.extend((item, depth + 1, (*path, i)) for i, item in enumerate(value))
         else:
-            size += _scalar_size(value)
+            size += _scalar_size(value, path)
         if size > MAX_ARGUMENTS_SIZE:
             raise _exceeded(
                 f"arguments are larger than the limit of {MAX_ARGUMENTS_SIZE:,} characters of "
@@ -103,9 +111,11 @@ def check_arguments(arguments: object) -> None:
             )
 
 
-def _scalar_size(value: object) -> int:
+def _scalar_size(value: object, path: tuple[str | int, ...]) -> int:
     """Characters of ``value`` in compact JSON, or fewer (escapes and signs are not counted)."""
     if isinstance(value, str):
+        if not _encodable(value):
+            raise _not_json(path, "a string with a lone surrogate (an unpaired \\ud800-\\udfff)")
         return len(value) + 2
     if value is None or value is True:
         return 4
@@ -114,9 +124,27 @@ def _scalar_size(value: object) -> int:
     if isinstance(value, int):  # digits without str(), which refuses huge ints
         return max(value.bit_length() - 1, 0) * 30102 // 100000 + 1  # log10(2) > 0.30102
     if isinstance(value, float):
+        if not math.isfinite(value):
+            raise _not_json(path, f"{value!r}, which JSON cannot carry")
         return len(repr(value))
-    return _OTHER_SIZE
+    raise _not_json(path, f"a {type(value).__name__}, which JSON cannot carry")
+
+
+def _encodable(text: str) -> bool:
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _exceeded(message: str) -> AutomiumError:
     return AutomiumError.single(ErrorCode.LIMIT_EXCEEDED, message, "")
+
+
+def _not_json(path: tuple[str | int, ...], what: str) -> AutomiumError:
+    return AutomiumError.single(
+        ErrorCode.INVALID_INPUT, f"the arguments hold {what}; send JSON values only", pointer(*path)
+    )

@@ -1,11 +1,16 @@
 """The one rule for artifact paths: a relative POSIX path that stays under the root.
 
-A path is refused when any of its spellings — as given, percent-decoded, NFKC-folded (so
-full-width dots become a ".."), or both in either order (so a half full-width "%2e" becomes
-a ".") — is absolute, a UNC or drive path, carries a URL scheme or a home "~", contains
-backslashes, control characters, or ".", ".." or empty segments, or is too long. Refusing
-every non-canonical form (rather than normalising it) means a path that is accepted is
-exactly the path that gets stored: it cannot escape the root.
+A path is refused when it, or its NFKC-folded spelling (so full-width dots become ".."), is
+absolute, a UNC or drive path, carries a URL scheme, a home "~" or percent-encoding,
+contains backslashes, ".", ".." or empty segments, a segment that is only white space or
+ends in a space or a dot (which Windows drops), or a Windows device name (``CON``,
+``aux.txt``, ``COM1``); when it holds a character that is not plainly visible text — a
+control, format (zero-width, bidirectional), private-use, unassigned or surrogate character,
+or a line or paragraph separator; when it is not in Unicode NFC; or when it is too long.
+Refusing every non-canonical form (rather than normalising it) means a path that is
+accepted is exactly the path that gets stored, displays as what it is, and cannot escape
+the root. Two entries of one manifest may not be the same path once NFKC-folded and
+case-folded (:func:`collision_key`), though a path may use any case.
 """
 
 from __future__ import annotations
@@ -13,28 +18,43 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from urllib.parse import unquote
 
 from automium.contracts import ErrorCode
 from automium.errors import Problem
 
 MAX_PATH_LENGTH = 512  # bytes of UTF-8; matches the contract's maxLength on characters
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Control, format, private-use, unassigned and surrogate characters, and the line and
+# paragraph separators: none is visible text, and some reorder what is displayed (U+202E).
+_INVISIBLE = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+# Windows device names, with or without an extension (superscript digits count there too).
+_DEVICE = re.compile(r"^(CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³])(\..*)?$", re.IGNORECASE)
+
+
+def _invisible(path: str) -> bool:
+    return any(unicodedata.category(c) in _INVISIBLE for c in path)
 
 
 _RULES: tuple[tuple[Callable[[str, list[str]], object], str], ...] = (
-    (lambda p, _: _CONTROL.search(p), "contains a NUL or control character"),
+    (lambda p, _: _invisible(p), "contains a control, format or other invisible character"),
+    (lambda p, _: unicodedata.normalize("NFC", p) != p, "is not in Unicode NFC"),
     (lambda p, _: "\\" in p, "contains a backslash; use '/' between segments"),
     (lambda p, _: p.startswith("//"), "is a UNC path; give a path relative to the artifact root"),
     (lambda p, _: p.startswith("/"), "is absolute; give a path relative to the artifact root"),
     (lambda p, _: _DRIVE.match(p), "starts with a drive letter; give a relative path"),
     (lambda p, _: _SCHEME.match(p), "starts with a URL scheme; artifacts are paths, never URLs"),
+    (lambda p, _: _PERCENT.search(p), "is percent-encoded; write the characters themselves"),
     (lambda _, s: any(x.startswith("~") for x in s), "has a '~' segment (home expansion)"),
     (lambda _, s: ".." in s, "contains a '..' segment"),
     (lambda _, s: "." in s, "contains a '.' segment"),
     (lambda _, s: "" in s, "contains an empty segment ('//', or a leading or trailing '/')"),
+    (
+        lambda _, s: any(not x.strip() or x[-1] in " ." for x in s),
+        "has a segment that is only white space or ends in a space or a dot",
+    ),
+    (lambda _, s: any(_DEVICE.match(x) for x in s), "has a segment that is a Windows device name"),
 )
 
 
@@ -48,13 +68,10 @@ def path_problem(path: str, where: str) -> Problem | None:
     """The ``invalid_artifact_path`` problem of ``path`` at JSON Pointer ``where``, if any."""
     if not path:
         reason: str | None = "is empty"
-    elif len(path.encode("utf-8")) > MAX_PATH_LENGTH:
+    elif len(path.encode("utf-8", "surrogatepass")) > MAX_PATH_LENGTH:
         reason = f"is longer than {MAX_PATH_LENGTH} bytes"
     else:
-        decoded, folded = unquote(path), unicodedata.normalize("NFKC", path)
-        spellings = dict.fromkeys(
-            (path, decoded, folded, unquote(folded), unicodedata.normalize("NFKC", decoded))
-        )
+        spellings = dict.fromkeys((path, unicodedata.normalize("NFKC", path)))
         reason = next(filter(None, map(_rule_broken, spellings)), None)
     if reason is None:
         return None
@@ -63,3 +80,8 @@ def path_problem(path: str, where: str) -> Problem | None:
         f'artifact path {reason}, e.g. use "steps/pay/screenshot.png"',
         where,
     )
+
+
+def collision_key(path: str) -> str:
+    """What two paths share when a file system could take one for the other."""
+    return unicodedata.normalize("NFKC", path).casefold()

@@ -23,7 +23,7 @@ def parse_planners(text: str) -> list[dict[str, str]]:
     if text.lstrip().startswith("["):
         try:
             parsed = json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested past the stack
             parsed = None
         if isinstance(parsed, list) and all(isinstance(p, dict) for p in parsed):
             return [{str(k): str(v) for k, v in p.items()} for p in parsed]
@@ -37,4 +37,5 @@ def parse_planners(text: str) -> list[dict[str, str]]:
         ErrorCode.MALFORMED_PLANNER_METADATA,
         "planners must be comma-separated vendor/model pairs (e.g. 'anthropic/claude-sonnet-4, "
         "openai/gpt-5') or a JSON array of {id, vendor, model}",
+        "/planners",
     )

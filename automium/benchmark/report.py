@@ -18,7 +18,7 @@ from automium.contracts import (
     PlannerReference,
     PlannerReport,
 )
-from automium.errors import AutomiumError, Problem, pointer
+from automium.errors import AutomiumError, Problem, pointer, quoted
 from automium.modeled import modeled
 
 # Bounds the work of one call (the contract's maximum too): 5 apps x 8 planners x 2 journeys
@@ -49,7 +49,7 @@ def request_problems(request: ComparePlannersInput) -> list[Problem]:
         problems.append(
             Problem(
                 ErrorCode.UNSUPPORTED_CORPUS_VERSION,
-                f"corpus version {request.corpus_version!r} is not supported; "
+                f"corpus version {quoted(request.corpus_version)} is not supported; "
                 f"use {corpus.CORPUS_VERSION!r}",
                 "/corpusVersion",
                 (corpus.CORPUS_VERSION,),
@@ -125,7 +125,7 @@ def _app_problems(app_ids: Sequence[str]) -> list[Problem]:
             problems.append(problem)
         elif app_id in seen:
             problems.append(
-                Problem(ErrorCode.INVALID_INPUT, f"app {app_id!r} is listed twice", path)
+                Problem(ErrorCode.INVALID_INPUT, f"app {quoted(app_id)} is listed twice", path)
             )
         seen.add(app_id)
     return problems
@@ -149,7 +149,7 @@ def _planner_problems(planners: Sequence[PlannerReference]) -> list[Problem]:
             problems.append(
                 Problem(
                     ErrorCode.INVALID_INPUT,
-                    f"planner id {planner.id!r} is used twice; planner ids must be distinct",
+                    f"planner id {quoted(planner.id)} is used twice; planner ids must be distinct",
                     pointer("planners", index, "id"),
                 )
             )

@@ -17,7 +17,7 @@ from automium.contracts import (
     Route,
 )
 from automium.corpus.loader import CORPUS_VERSION, load_corpus
-from automium.errors import AutomiumError, Problem
+from automium.errors import AutomiumError, Problem, quoted
 
 
 def apps() -> tuple[App, ...]:
@@ -48,7 +48,7 @@ def app_problem(app_id: object, path: str) -> Problem | None:
         return None
     return Problem(
         ErrorCode.INVALID_APP_ID,
-        f"{app_id!r} is not an app of corpus {CORPUS_VERSION}; see automium://apps",
+        f"{quoted(app_id)} is not an app of corpus {CORPUS_VERSION}; see automium://apps",
         path,
         app_ids(),
     )
@@ -66,14 +66,15 @@ def fixture_problem(fixture_id: object, app_id: object, path: str) -> Problem | 
     if fixture is None:
         return Problem(
             ErrorCode.UNKNOWN_FIXTURE,
-            f"{fixture_id!r} is not a fixture of corpus {CORPUS_VERSION}; see automium://fixtures",
+            f"{quoted(fixture_id)} is not a fixture of corpus {CORPUS_VERSION}; see automium://fixtures",
             path,
             fixture_ids(app_id if isinstance(app_id, str) else None),
         )
-    if app_id in _apps_by_id() and fixture.app_id != app_id:
+    # Type checks before lookups: a caller's appId may be any JSON value, even a list.
+    if isinstance(app_id, str) and app_id in _apps_by_id() and fixture.app_id != app_id:
         return Problem(
             ErrorCode.FIXTURE_APP_MISMATCH,
-            f"fixture {fixture_id!r} belongs to app {fixture.app_id!r}, not {app_id!r}",
+            f"fixture {quoted(fixture_id)} belongs to app {fixture.app_id!r}, not {quoted(app_id)}",
             path,
             fixture_ids(str(app_id)),
         )
@@ -105,7 +106,7 @@ def route_problem(app_id: str, route_id: object, path: str) -> Problem | None:
         return None
     return Problem(
         ErrorCode.UNKNOWN_ROUTE,
-        f"{route_id!r} is not a route of {app_id}; navigate takes a route id, never a URL",
+        f"{quoted(route_id)} is not a route of {app_id}; navigate takes a route id, never a URL",
         path,
         allowed,
     )
@@ -121,18 +122,23 @@ def profile_ids() -> tuple[str, ...]:
     return tuple(_profiles_by_id())
 
 
+def profile_problem(profile_id: object, path: str) -> Problem | None:
+    if isinstance(profile_id, str) and profile_id in _profiles_by_id():
+        return None
+    return Problem(
+        ErrorCode.INVALID_INPUT,
+        f"{quoted(profile_id)} is not an environment profile of corpus {CORPUS_VERSION}",
+        path,
+        profile_ids(),
+    )
+
+
 def get_environment_profile(
     profile_id: str, path: str = "/environmentProfileId"
 ) -> EnvironmentProfile:
-    profile = _profiles_by_id().get(profile_id)
-    if profile is None:
-        raise AutomiumError.single(
-            ErrorCode.INVALID_INPUT,
-            f"{profile_id!r} is not an environment profile of corpus {CORPUS_VERSION}",
-            path,
-            profile_ids(),
-        )
-    return profile
+    if problem := profile_problem(profile_id, path):
+        raise AutomiumError([problem])
+    return _profiles_by_id()[profile_id]
 
 
 def reference_journeys(fixture_id: str | None = None) -> tuple[Journey, ...]:

@@ -9,12 +9,13 @@ as strings; a missing, oversized or unusable one raises
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
 
 from automium.capabilities import resolve
 from automium.contracts import ErrorCode
-from automium.errors import AutomiumError
+from automium.errors import AutomiumError, Problem, quoted
 
 Arguments = Mapping[str, str]
 MAX_ARGUMENT = 20_000
@@ -29,15 +30,19 @@ class Guide:
     title: str
     description: str
     arguments: tuple[tuple[str, str], ...]
-    """``(name, description)`` of each argument; all are required."""
+    """``(name, description)`` of each argument."""
     renderer: str
     """The function, ``"module:function"``, that turns checked arguments into the text."""
+    optional: frozenset[str] = frozenset()
+    """Arguments that may be left out (the others are required)."""
 
     def render(self, arguments: Mapping[str, str] | None) -> str:
         """The prompt text; raises :class:`AutomiumError` for a refused argument."""
-        given = dict(arguments or {})
+        given = {k: v for k, v in (arguments or {}).items() if v.strip() or k not in self.optional}
         for name, _ in self.arguments:
             value = given.get(name, "")
+            if name in self.optional and name not in given:
+                continue
             if not value.strip():
                 raise AutomiumError.single(
                     ErrorCode.INVALID_INPUT,
@@ -72,10 +77,14 @@ GUIDES: tuple[Guide, ...] = (
         (
             ("runId", "Run id, e.g. from automium_create_run_submission."),
             ("verdict", "passed, failed, errored or blocked."),
-            ("evidence", "A replay summary or replay event snippets."),
+            ("retryCount", "Retries the run used, 0 or more."),
+            ("evidence", "What you know of the failure, in words (quoted as data)."),
             ("artifactManifestRef", "The run's artifact manifest ref, artifacts:run/<runId>."),
+            ("journeyRef", "Optional: the journey ref the run is bound to."),
+            ("events", "Optional: replay events of the run, a JSON array (replay-event.v1)."),
         ),
         "automium.guidance.debugging:debug_failed_run",
+        optional=frozenset({"journeyRef", "events"}),
     ),
     Guide(
         "compare_planner_backends",
@@ -94,12 +103,41 @@ GUIDES: tuple[Guide, ...] = (
 BY_NAME: Mapping[str, Guide] = {g.name: g for g in GUIDES}
 
 
+def accepted_as(
+    contract: str,
+    call: Mapping[str, Any],
+    rules: Callable[[], Iterable[Problem]] = tuple,
+) -> None:
+    """Refuse the prompt when the tool it leads to would refuse ``call``'s arguments.
+
+    ``call`` holds what the prompt's arguments become in the tool's input; it is checked
+    against the tool's own contract (so the prompt applies the same patterns and limits),
+    and problems the contract reports elsewhere (properties the prompt does not fill) are
+    ignored. When the contract accepts, ``rules`` gives the problems of the tool's domain
+    rules. A problem points at the prompt argument it comes from (``/appIds``, not
+    ``/appIds/1``: an argument is one string).
+    """
+    from automium import corpus  # noqa: PLC0415 - the corpus loads on first use
+    from automium.validation import check  # noqa: PLC0415
+
+    def ours(problems: Iterable[Problem]) -> list[Problem]:
+        return [
+            replace(p, path="/" + p.path.split("/")[1])
+            for p in problems
+            if p.path.split("/")[1:2] and p.path.split("/")[1] in call
+        ]
+
+    problems = ours(check(contract, dict(call), corpus.vocabularies())) or ours(rules())
+    if problems:
+        raise AutomiumError(problems)
+
+
 def find(name: str) -> Guide:
     """The prompt called ``name``; an unknown name is ``unsupported_operation``."""
     guide = BY_NAME.get(name)
     if guide is None:
         raise AutomiumError.single(
-            ErrorCode.UNSUPPORTED_OPERATION, f"Unknown prompt {name[:100]!r}.", "", list(BY_NAME)
+            ErrorCode.UNSUPPORTED_OPERATION, f"Unknown prompt {quoted(name)}.", "", list(BY_NAME)
         )
     return guide
 

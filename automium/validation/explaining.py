@@ -1,16 +1,18 @@
 """The explanation: each validator error becomes a :class:`~automium.errors.Problem`.
 
 A problem carries the most specific code an agent can act on, a message, the JSON Pointer
-of the offending value and, where the set is small and known, the allowed values. How a
-code is chosen, most specific first:
+of the offending value and, where the set is small and known, the allowed values. A code is
+chosen by the keyword that failed, most specific first:
 
-1. the innermost contract definition on the error's evaluation path that names a
-   vocabulary or a domain id (``Intent`` -> ``unsupported_intent``, ``AppId`` ->
-   ``invalid_app_id``, ``PlannerReference`` -> ``malformed_planner_metadata``, …; see
-   ``_DEF_CODES``); an unknown or missing union tag gets the code of its union (an
-   unknown step intent is ``unsupported_intent``);
+1. a contract definition that names a vocabulary or a domain id gives its code to the
+   keywords that judge a value of it (``Intent`` -> ``unsupported_intent`` for an unknown
+   intent, ``AppId`` -> ``invalid_app_id`` for a name that is no app id,
+   ``Repetitions`` -> ``limit_exceeded`` for too many; see ``_DEF_CODES``), and a
+   ``PlannerReference`` gives ``malformed_planner_metadata`` to anything wrong inside it;
+   an unknown or missing union tag gets the code of its union (an unknown step intent is
+   ``unsupported_intent``);
 2. a size limit (``maxItems``, ``maxLength``, ``maxProperties``) is ``limit_exceeded``;
-3. anything else is ``invalid_input``.
+3. anything else — a value of the wrong type above all — is ``invalid_input``.
 
 Errors are read off jsonschema-rs's: the keyword ends the evaluation path, the
 definitions entered are the ``$ref`` hops along it, and descriptions (for messages) come
@@ -25,26 +27,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from automium.contracts import ErrorCode, bundled_schema, check_schema
-from automium.errors import Problem, pointer
+from automium.errors import SHOWN, Problem, pointer, quoted
 from automium.validation.checking import Error
 
 # Allowed values a caller knows and the schema does not (app ids live in the corpus).
 Vocabularies = Mapping[str, Sequence[str]]
 
-_DEF_CODES: Mapping[str, ErrorCode] = {
-    "AppId": ErrorCode.INVALID_APP_ID,
-    "FixtureId": ErrorCode.UNKNOWN_FIXTURE,
-    "RouteId": ErrorCode.UNKNOWN_ROUTE,
-    "Intent": ErrorCode.UNSUPPORTED_INTENT,
-    "ArtifactKind": ErrorCode.INVALID_ARTIFACT_KIND,
-    "ArtifactPath": ErrorCode.INVALID_ARTIFACT_PATH,
-    "CorpusVersion": ErrorCode.UNSUPPORTED_CORPUS_VERSION,
-    "PlannerReference": ErrorCode.MALFORMED_PLANNER_METADATA,
-    "Repetitions": ErrorCode.LIMIT_EXCEEDED,
+# Keywords that judge a value of a vocabulary or id definition (a wrong type is not one).
+_VALUE_KEYWORDS = frozenset({"enum", "const", "pattern", "minLength", "maxLength", "required"})
+_EVERY_KEYWORD = None
+_DEF_CODES: Mapping[str, tuple[ErrorCode, frozenset[str] | None]] = {
+    "AppId": (ErrorCode.INVALID_APP_ID, _VALUE_KEYWORDS),
+    "FixtureId": (ErrorCode.UNKNOWN_FIXTURE, _VALUE_KEYWORDS),
+    "RouteId": (ErrorCode.UNKNOWN_ROUTE, _VALUE_KEYWORDS),
+    "Intent": (ErrorCode.UNSUPPORTED_INTENT, _VALUE_KEYWORDS),
+    "ArtifactKind": (ErrorCode.INVALID_ARTIFACT_KIND, _VALUE_KEYWORDS),
+    "ArtifactPath": (ErrorCode.INVALID_ARTIFACT_PATH, _VALUE_KEYWORDS),
+    "CorpusVersion": (ErrorCode.UNSUPPORTED_CORPUS_VERSION, _VALUE_KEYWORDS),
+    "PlannerReference": (ErrorCode.MALFORMED_PLANNER_METADATA, _EVERY_KEYWORD),
+    "Repetitions": (ErrorCode.LIMIT_EXCEEDED, frozenset({"maximum"})),
 }
 _UNION_CODES: Mapping[str, ErrorCode] = {"Step": ErrorCode.UNSUPPORTED_INTENT}
 _LIMIT_KEYWORDS = frozenset({"maxItems", "maxLength", "maxProperties"})
-_SHOWN = 60  # characters of an offending value quoted back in a message
 _MAX_POINTER = 2000  # tool-error.v1 caps a path at 2000 characters
 
 Schema = Mapping[str, Any]
@@ -108,7 +112,7 @@ class Explainer:
             where = pointer(*path, extra)
             yield Problem(
                 self._code(site.defs, "additionalProperties"),
-                f"unexpected property {_name(extra)}{_about(site.described)}",
+                f"unexpected property {quoted(extra)}{_about(site.described)}",
                 where if len(where) <= _MAX_POINTER else pointer(*path),
                 known,
             )
@@ -139,8 +143,9 @@ class Explainer:
 
     def _code(self, defs: Sequence[str], keyword: str) -> ErrorCode:
         for name in reversed(defs):
-            if name in _DEF_CODES:
-                return _DEF_CODES[name]
+            code, keywords = _DEF_CODES.get(name, (None, frozenset()))
+            if code is not None and (keywords is _EVERY_KEYWORD or keyword in keywords):
+                return code
         if keyword in _LIMIT_KEYWORDS:
             return ErrorCode.LIMIT_EXCEEDED
         return ErrorCode.INVALID_INPUT
@@ -225,13 +230,10 @@ def _about(schema: Schema) -> str:
     return f" ({description})" if isinstance(description, str) else ""
 
 
-def _name(name: str) -> str:
-    return repr(name if len(name) <= _SHOWN else name[: _SHOWN - 1] + "…")
-
-
 def _show(value: Any) -> str:
+    """A value as JSON spells it, cut short (``quoted`` spells a string as Python does)."""
     text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
 
 
 _TYPE_NAMES: Mapping[type, str] = {
