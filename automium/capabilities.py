@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from pydantic import BaseModel
 
 from automium.contracts import ErrorCode
-from automium.errors import AutomiumError
+from automium.errors import AutomiumError, quoted
 from automium.limits import check_arguments
 from automium.modeled import NOT_EXECUTED
 
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from automium.contracts import (
         AppCatalog,
         ArtifactManifest,
-        ArtifactManifestInput,
         BenchmarkReport,
         ComparePlannersInput,
         FixtureCatalog,
@@ -41,7 +40,6 @@ if TYPE_CHECKING:
         ReplaySummary,
         ReplaySummaryInput,
         RunSubmission,
-        RunSubmissionInput,
     )
 
 In = TypeVar("In")
@@ -121,18 +119,30 @@ def _compilation_line(compilation: JourneyCompilation) -> str:
 
 
 def _submission_line(submission: RunSubmission) -> str:
+    timeline = submission.timeline
     return (
-        f"Modeled run {submission.run_id} of {submission.journey_id} (status {submission.status})."
+        f"Modeled run {submission.run_id} of {submission.journey_ref}: {timeline.events} events "
+        f"over {timeline.steps} steps, modeled verdict {timeline.verdict}."
     )
 
 
 def _replay_line(summary: ReplaySummary) -> str:
     kinds = ", ".join(summary.required_artifact_kinds)
-    return f"Replay summary for {summary.run_id} ({summary.verdict}): needs {kinds}."
+    line = f"Replay summary for {summary.run_id} ({summary.verdict}): needs {kinds}."
+    digest = summary.digest
+    if digest is None or digest.classification is None:
+        return line
+    found = digest.classification
+    step = f" at step {digest.failing_step}" if digest.failing_step else ""
+    return f"{line} The events point to {found.failure_class}{step}: {found.rule}."
 
 
 def _manifest_line(manifest: ArtifactManifest) -> str:
-    return f"Artifact manifest for {manifest.run_id}: {len(manifest.entries)} entries."
+    line = f"Artifact manifest for {manifest.run_id}: {len(manifest.entries)} entries"
+    if manifest.missing_kinds is None:
+        return line + "."
+    missing = ", ".join(manifest.missing_kinds) or "none"
+    return f"{line}; missing for the verdict: {missing}."
 
 
 def _comparison_line(report: BenchmarkReport) -> str:
@@ -183,38 +193,46 @@ COMPILE_JOURNEY: Capability[object, JourneyCompilation] = Capability(
     summary=_compilation_line,
     takes_document=True,
 )
-CREATE_RUN_SUBMISSION: Capability[RunSubmissionInput, RunSubmission] = Capability(
+CREATE_RUN_SUBMISSION: Capability[object, RunSubmission] = Capability(
     name="automium_create_run_submission",
     title="Model a run submission",
-    description="Model the submission of a run of a journey with a planner: returns a "
-    "deterministic run id and opaque artifact-manifest and replay-stream refs. It is modeled "
-    "only: nothing is queued or executed. " + _NO_SIDE_EFFECTS,
+    description="Model the submission of a run of a journey with a planner: name a reference "
+    "journey by journeyId, or pass your journey in journey. Returns a deterministic run id, the "
+    "journey's ref, opaque artifact-manifest and replay-stream refs, and what the run's modeled "
+    "timeline holds (the events themselves with includeEvents; a failing variant with failure). "
+    "It is modeled only: nothing is queued or executed. " + _NO_SIDE_EFFECTS,
     input_contract="run-submission-input.v1",
     output_contract="run-submission.v1",
     handler="automium.runs:create_run_submission",
     summary=_submission_line,
+    takes_document=True,
 )
 GET_REPLAY_SUMMARY: Capability[ReplaySummaryInput, ReplaySummary] = Capability(
     name="automium_get_replay_summary",
     title="Summarise a run's replay",
     description="Build a replay summary from run metadata you supply (run id, verdict, "
     "retries, manifest ref): the artifact kinds a replay of that verdict needs and the lanes to "
-    "read first. Reads no replay file. " + _NO_SIDE_EFFECTS,
+    "read first. Give replay events (a snippet of the run's log, or a modeled timeline) to get "
+    "a lane-by-lane digest, the failing step and the failure's class. Reads no replay file. "
+    + _NO_SIDE_EFFECTS,
     input_contract="replay-summary-input.v1",
     output_contract="replay-summary.v1",
     handler="automium.replay:replay_summary",
     summary=_replay_line,
 )
-GET_ARTIFACT_MANIFEST: Capability[ArtifactManifestInput, ArtifactManifest] = Capability(
+GET_ARTIFACT_MANIFEST: Capability[object, ArtifactManifest] = Capability(
     name="automium_get_artifact_manifest",
     title="Build an artifact manifest",
-    description="Build a run's artifact manifest from entries you supply, checking kinds "
-    "against the vocabulary and paths as relative POSIX paths under the root. Reads, writes and "
+    description="Build a run's artifact manifest from entries you supply (kind and path; the "
+    "content type is inferred when absent), checking kinds against the vocabulary and paths as "
+    "relative POSIX paths under the root. Give the verdict to learn which required kinds are "
+    "missing (missingKinds), and the journey to check each entry's stepId. Reads, writes and "
     "uploads no file. " + _NO_SIDE_EFFECTS,
     input_contract="artifact-manifest-input.v1",
     output_contract="artifact-manifest.v1",
     handler="automium.artifacts:build_manifest",
     summary=_manifest_line,
+    takes_document=True,
 )
 COMPARE_PLANNERS: Capability[ComparePlannersInput, BenchmarkReport] = Capability(
     name="automium_compare_planners",
@@ -249,7 +267,7 @@ def find(name: str) -> Capability[Any, Any]:
     if capability is None:
         raise AutomiumError.single(
             ErrorCode.UNSUPPORTED_OPERATION,
-            f"{name[:100]!r} is not a v1 tool. Automium v1 is model-only: live execution (running "
+            f"{quoted(name)} is not a v1 tool. Automium v1 is model-only: live execution (running "
             "a browser, a planner or a queue) is not part of v1. Use one of the listed tools.",
             "",
             list(BY_NAME),

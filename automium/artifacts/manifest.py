@@ -1,34 +1,202 @@
-"""Build a run's artifact manifest from caller-supplied entries (nothing is read or written)."""
+"""Build a run's artifact manifest from caller-supplied entries (nothing is read or written).
+
+An entry needs only a kind and a path. Its content type is inferred from the kind and the
+path's extension when it is not given, and refused when it contradicts them (a screenshot
+declared ``text/plain``). With a verdict, the manifest reports the kinds that verdict
+requires (the replay summary's table) and the ones no entry has. With a journey (a
+reference journey's id, or the journey itself, checked as compile checks it), every
+entry's ``stepId`` must name one of its steps.
+"""
 
 from __future__ import annotations
 
-from automium.artifacts.paths import path_problem
-from automium.contracts import ArtifactManifest, ArtifactManifestInput, ErrorCode
-from automium.errors import AutomiumError, Problem, pointer
+from collections.abc import Mapping
+
+from automium import corpus
+from automium.artifacts.paths import collision_key, path_problem
+from automium.contracts import (
+    ArtifactEntry,
+    ArtifactManifest,
+    ArtifactManifestInput,
+    ErrorCode,
+    Journey,
+)
+from automium.errors import AutomiumError, Problem, pointer, pointer_key, quoted
+from automium.journeys import nested_problems
+from automium.replay.summary import required_kinds
+from automium.validation import check, to_model
+
+# Media types each kind may have, by extension; the first is what an extension infers.
+CONTENT_TYPES: Mapping[str, Mapping[str, tuple[str, ...]]] = {
+    "screenshot": {
+        ".png": ("image/png",),
+        ".jpg": ("image/jpeg",),
+        ".jpeg": ("image/jpeg",),
+        ".webp": ("image/webp",),
+    },
+    "video": {".webm": ("video/webm",), ".mp4": ("video/mp4",)},
+    "trace": {".zip": ("application/zip",)},
+    "semantic-snapshot": {
+        ".json": ("application/json",),
+        ".yml": ("application/yaml",),
+        ".yaml": ("application/yaml",),
+    },
+    "dom-snapshot": {".html": ("text/html",), ".mhtml": ("multipart/related",)},
+    "replay-log": {
+        ".jsonl": ("application/jsonl", "application/x-ndjson"),
+        ".ndjson": ("application/x-ndjson", "application/jsonl"),
+        ".json": ("application/json",),
+    },
+    "console-log": {
+        ".log": ("text/plain",),
+        ".txt": ("text/plain",),
+        ".jsonl": ("application/jsonl",),
+    },
+    "network-har": {
+        ".har": ("application/json", "application/har+json"),
+        ".json": ("application/json",),
+    },
+    "planner-transcript": {
+        ".jsonl": ("application/jsonl",),
+        ".json": ("application/json",),
+        ".md": ("text/markdown",),
+        ".txt": ("text/plain",),
+    },
+}
 
 
-def build_manifest(request: ArtifactManifestInput) -> ArtifactManifest:
+def build_manifest(document: object) -> ArtifactManifest:
+    """The manifest of ``document`` (raw arguments), or every problem of it."""
+    request = _checked(document)
+    journey = _journey(request)
     problems: list[Problem] = []
     if root_problem := path_problem(request.root, "/root"):
         problems.append(root_problem)
-    first_use: dict[str, int] = {}
-    for index, entry in enumerate(request.entries):
-        if entry_problem := path_problem(entry.path, pointer("entries", index, "path")):
-            problems.append(entry_problem)
-        elif entry.path in first_use:
-            problems.append(
-                Problem(
-                    ErrorCode.INVALID_INPUT,
-                    f"path {entry.path!r} is already used by entry {first_use[entry.path]}",
-                    pointer("entries", index, "path"),
+    entries = []
+    first_use: dict[str, int] = {}  # by collision key
+    for index, given in enumerate(request.entries):
+        where = pointer("entries", index)
+        problems += _path_problems(given.path, index, request, first_use)
+        content_type = _content_type(given.kind.value, given.path, given.content_type, where)
+        if isinstance(content_type, Problem):
+            problems.append(content_type)
+        if journey is not None and given.step_id is not None:
+            steps = [s.id for s in journey.steps]
+            if given.step_id not in steps:
+                problems.append(
+                    Problem(
+                        ErrorCode.UNKNOWN_STEP,
+                        f"{quoted(given.step_id)} is not a step of journey {journey.id}",
+                        f"{where}/stepId",
+                        tuple(steps),
+                    )
+                )
+        if not problems:
+            entries.append(
+                ArtifactEntry.model_validate(
+                    {
+                        **given.model_dump(by_alias=True, exclude_none=True),
+                        "contentType": content_type,
+                    }
                 )
             )
-        first_use.setdefault(entry.path, index)
     if problems:
         raise AutomiumError(problems)
+    coverage: dict[str, object] = {}
+    if request.verdict is not None:
+        required = required_kinds(request.verdict, request.retry_count or 0)
+        present = {entry.kind for entry in entries}
+        coverage = {
+            "required_kinds": required,
+            "missing_kinds": [kind for kind in required if kind not in present],
+        }
     return ArtifactManifest(
         schema_version="automium.artifact-manifest/v1",
         run_id=request.run_id,
         root=request.root,
-        entries=list(request.entries),
+        entries=entries,
+        **coverage,
     )
+
+
+def _checked(document: object) -> ArtifactManifestInput:
+    problems = {
+        p.path: p for p in check("artifact-manifest-input.v1", document, corpus.vocabularies())
+    }
+    if isinstance(document, dict) and isinstance(document.get("journey"), dict):
+        for problem in nested_problems(document["journey"], "/journey"):
+            problems.setdefault(problem.path, problem)
+    if problems:
+        raise AutomiumError(sorted(problems.values(), key=lambda p: pointer_key(p.path)))
+    return to_model(ArtifactManifestInput, document)
+
+
+def _journey(request: ArtifactManifestInput) -> Journey | None:
+    if request.journey is not None:
+        return request.journey
+    if request.journey_id is None:
+        return None
+    reference = next((j for j in corpus.reference_journeys() if j.id == request.journey_id), None)
+    if reference is None:
+        raise AutomiumError.single(
+            ErrorCode.UNKNOWN_JOURNEY,
+            f"{quoted(request.journey_id)} is no reference journey; name one by its id, or pass "
+            "the run's journey in journey",
+            "/journeyId",
+            [j.id for j in corpus.reference_journeys()],
+        )
+    return reference
+
+
+def _path_problems(
+    path: str, index: int, request: ArtifactManifestInput, first_use: dict[str, int]
+) -> list[Problem]:
+    where = pointer("entries", index, "path")
+    if problem := path_problem(path, where):
+        return [problem]
+    key = collision_key(path)
+    if key not in first_use:
+        first_use[key] = index
+        return []
+    earlier = request.entries[first_use[key]].path
+    if earlier == path:
+        message = f"path {quoted(path)} is already used by entry {first_use[key]}"
+        return [Problem(ErrorCode.INVALID_INPUT, message, where)]
+    return [
+        Problem(
+            ErrorCode.INVALID_ARTIFACT_PATH,
+            f"path {quoted(path)} and entry {first_use[key]}'s {quoted(earlier)} would be one "
+            "file on a file system that folds case or Unicode forms",
+            where,
+        )
+    ]
+
+
+def _content_type(kind: str, path: str, given: str | None, where: str) -> str | Problem:
+    """The entry's media type: the one given, if it fits the kind and extension, or the one
+    they infer."""
+    by_extension = CONTENT_TYPES[kind]
+    extension = next((e for e in by_extension if path.lower().endswith(e)), None)
+    fitting = (
+        by_extension[extension]
+        if extension
+        else tuple(t for ts in by_extension.values() for t in ts)
+    )
+    if given is not None:
+        if given in fitting:
+            return given
+        return Problem(
+            ErrorCode.CONTENT_TYPE_MISMATCH,
+            f"a {kind} at {quoted(path)} cannot be {given}",
+            f"{where}/contentType",
+            tuple(dict.fromkeys(fitting)),
+        )
+    if extension is None:
+        return Problem(
+            ErrorCode.INVALID_INPUT,
+            f"no content type can be inferred for a {kind} at {quoted(path)}: give contentType, "
+            f"or a path ending in {', '.join(by_extension)}",
+            f"{where}/contentType",
+            tuple(dict.fromkeys(fitting)),
+        )
+    return by_extension[extension][0]

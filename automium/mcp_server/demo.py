@@ -1,8 +1,11 @@
 """``automium demo``: a real MCP session over stdio, printed as a transcript.
 
 It starts ``automium serve`` as a subprocess, connects as an MCP client and walks the
-product spec's developer-experience path in order, then makes one deliberate mistake to
-show the error an agent gets. It exits 0 only if every step behaved as expected.
+product spec's developer-experience path in order, following a journey to its evidence:
+compile it (its ref), model a run of it, model the run's failing variant, digest that
+timeline in a replay summary, check a manifest's coverage of the verdict and get the debug
+prompt. Then it compares planners and makes one deliberate mistake to show the error an
+agent gets. It exits 0 only if every step behaved as expected.
 """
 
 from __future__ import annotations
@@ -17,21 +20,12 @@ from mcp import Client, StdioServerParameters, types
 
 PLANNER = {"id": "claude-default", "vendor": "anthropic", "model": "claude-sonnet-4"}
 FIXTURE = "shop-lite.returning-buyer"
+# The failure the demo models: the order is placed, but the confirmation does not show.
+FAILURE = {"stepId": "pay", "failureClass": "product_issue"}
 # What a run of the worked journey would have left: a screenshot after paying, the replay log.
 ARTIFACT_ENTRIES = [
-    {
-        "kind": "screenshot",
-        "path": "steps/pay/after.png",
-        "contentType": "image/png",
-        "sizeBytes": 48213,
-        "stepId": "pay",
-    },
-    {
-        "kind": "replay-log",
-        "path": "replay.jsonl",
-        "contentType": "application/jsonl",
-        "sizeBytes": 9120,
-    },
+    {"kind": "screenshot", "path": "steps/pay/after.png", "stepId": "pay"},
+    {"kind": "replay-log", "path": "replay.jsonl"},
 ]
 
 
@@ -97,48 +91,100 @@ async def _walk(client: Client, t: _Transcript) -> None:
     t.ask(f"call automium_compile_journey({journey['id']})")
     compiled = await client.call_tool("automium_compile_journey", journey)
     t.saw(_text(compiled))
-    t.expect(not compiled.is_error, "the journey compiles")
-
-    t.ask("call automium_create_run_submission")
-    submission = await client.call_tool(
-        "automium_create_run_submission",
-        {
-            "journeyId": journey["id"],
-            "appId": "shop-lite",
-            "fixtureId": FIXTURE,
-            "planner": PLANNER,
-            "environmentProfileId": "desktop-1280x720",
-        },
+    ref = (compiled.structured_content or {}).get("journeyRef", "")
+    t.expect(
+        not compiled.is_error and ref.startswith("journey:"), "the journey compiles, with its ref"
     )
+    await _evidence(client, t, journey, ref)
+    await _compare_and_err(client, t, journey)
+
+
+async def _evidence(client: Client, t: _Transcript, journey: dict[str, Any], ref: str) -> None:
+    """From the compiled journey to its evidence: run, failing variant, summary, manifest."""
+    t.ask("call automium_create_run_submission")
+    run_input = {
+        "journeyId": journey["id"],
+        "appId": "shop-lite",
+        "fixtureId": FIXTURE,
+        "planner": PLANNER,
+        "environmentProfileId": "desktop-1280x720",
+    }
+    submission = await client.call_tool("automium_create_run_submission", run_input)
     run = submission.structured_content or {}
     t.saw(_text(submission))
-    t.expect(run.get("modeled", {}).get("executed") is False, "the run is modeled, not executed")
+    t.expect(
+        run.get("journeyRef") == ref and run.get("modeled", {}).get("executed") is False,
+        "the run is bound to the compiled journey, and modeled, not executed",
+    )
 
-    t.ask("call automium_get_replay_summary (verdict failed, 1 retry)")
+    failure = f"{FAILURE['failureClass']} at {FAILURE['stepId']}"
+    t.ask(f"call automium_create_run_submission (failing variant: {failure})")
+    failing = await client.call_tool(
+        "automium_create_run_submission", {**run_input, "failure": FAILURE, "includeEvents": True}
+    )
+    variant = failing.structured_content or {}
+    events = variant.get("events", [])
+    verdict = variant.get("timeline", {}).get("verdict", "")
+    t.saw(_text(failing))
+    t.expect(verdict == "failed" and len(events) > 10, "the modeled timeline of a failing run")
+
+    t.ask("call automium_get_replay_summary with the failing variant's events")
     summary = await client.call_tool(
         "automium_get_replay_summary",
         {
             "runId": run.get("runId", ""),
-            "verdict": "failed",
+            "verdict": verdict,
             "retryCount": 1,
             "artifactManifestRef": run.get("artifactManifestRef", ""),
+            "events": events,
         },
     )
+    digest = (summary.structured_content or {}).get("digest", {})
     t.saw(_text(summary))
-    t.expect(not summary.is_error, "a failed run needs the full evidence set")
+    t.expect(
+        digest.get("classification", {}).get("failureClass") == FAILURE["failureClass"]
+        and digest.get("failingStep") == FAILURE["stepId"],
+        "the events are classified, at the step that failed",
+    )
 
-    t.ask("call automium_get_artifact_manifest")
+    t.ask("call automium_get_artifact_manifest (what a failed run with a retry still lacks)")
     manifest = await client.call_tool(
         "automium_get_artifact_manifest",
         {
             "runId": run.get("runId", ""),
             "root": "artifacts/shop-lite/returning-buyer",
             "entries": ARTIFACT_ENTRIES,
+            "verdict": verdict,
+            "retryCount": 1,
+            "journeyId": journey["id"],
         },
     )
     t.saw(_text(manifest))
-    t.expect(not manifest.is_error, "relative paths under the root are accepted")
+    t.expect(
+        bool((manifest.structured_content or {}).get("missingKinds")),
+        "the manifest names the evidence the verdict requires and the entries lack",
+    )
 
+    t.ask("get prompt debug_failed_run with the events")
+    debug = await client.get_prompt(
+        "debug_failed_run",
+        {
+            "runId": run.get("runId", ""),
+            "verdict": verdict,
+            "retryCount": "1",
+            "evidence": "The confirmation heading did not appear after paying.",
+            "artifactManifestRef": run.get("artifactManifestRef", ""),
+            "journeyRef": ref,
+            "events": json.dumps(events),
+        },
+    )
+    content = debug.messages[0].content
+    guidance = content.text if isinstance(content, types.TextContent) else ""
+    t.saw(guidance.splitlines()[0])
+    t.expect("automium_get_replay_summary" in guidance, "the guidance says which calls to make")
+
+
+async def _compare_and_err(client: Client, t: _Transcript, journey: dict[str, Any]) -> None:
     t.ask("call automium_compare_planners (2 planners x 2 apps x 3 repetitions)")
     report = await client.call_tool(
         "automium_compare_planners",

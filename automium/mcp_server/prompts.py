@@ -25,7 +25,9 @@ def list_prompts_result() -> types.ListPromptsResult:
                 title=guide.title,
                 description=guide.description,
                 arguments=[
-                    types.PromptArgument(name=name, description=description, required=True)
+                    types.PromptArgument(
+                        name=name, description=description, required=name not in guide.optional
+                    )
                     for name, description in guide.arguments
                 ],
             )

@@ -12,7 +12,7 @@ from automium.capabilities import BY_NAME, CAPABILITIES, find
 from automium.contracts import to_document
 from automium.errors import AutomiumError
 from automium.mcp_server.errors import tool_error_result
-from automium.mcp_server.schemas import published_schema
+from automium.mcp_server.schemas import input_schema, output_schema
 
 _READ_ONLY = types.ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
@@ -28,8 +28,8 @@ def list_tools_result() -> types.ListToolsResult:
                 name=capability.name,
                 title=capability.title,
                 description=capability.description,
-                input_schema=published_schema(capability.input_contract),
-                output_schema=published_schema(capability.output_contract),
+                input_schema=input_schema(capability.input_contract),
+                output_schema=output_schema(capability.output_contract),
                 annotations=_READ_ONLY,
             )
             for capability in CAPABILITIES
@@ -39,7 +39,7 @@ def list_tools_result() -> types.ListToolsResult:
 
 def input_schema_for(name: str) -> dict[str, Any] | None:
     try:
-        return published_schema(find(name).input_contract)
+        return input_schema(find(name).input_contract)
     except AutomiumError:
         return None
 

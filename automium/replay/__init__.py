@@ -4,7 +4,7 @@ from automium.replay.events import event_problems, events_by_lane, order_events
 from automium.replay.summary import (
     INSPECT_LANES,
     REQUIRED_ARTIFACT_KINDS,
-    parse_verdict,
+    manifest_ref_problem,
     replay_summary,
     required_kinds,
 )
@@ -16,8 +16,8 @@ __all__ = [
     "REQUIRED_ARTIFACT_KINDS",
     "event_problems",
     "events_by_lane",
+    "manifest_ref_problem",
     "order_events",
-    "parse_verdict",
     "replay_summary",
     "required_kinds",
 ]

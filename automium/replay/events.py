@@ -1,7 +1,8 @@
 """Checks and orderings over replay events (``replay-event.v1``).
 
-A timeline is valid when all its events belong to one run, ``seq`` values are unique, and
-time never runs backwards along ``seq``; readers then take it in ``seq`` order, per lane.
+A timeline is well formed when its ``seq`` values are unique and time never runs backwards
+along ``seq`` (which run the events belong to is the reader's check: ``replay.digest``);
+readers then take it in ``seq`` order, per lane.
 """
 
 from __future__ import annotations
@@ -26,18 +27,8 @@ def events_by_lane(events: Iterable[ReplayEvent]) -> dict[ReplayLane, tuple[Repl
 def event_problems(events: Sequence[ReplayEvent]) -> list[Problem]:
     """Every problem of a timeline, pointing at the offending event's index."""
     problems: list[Problem] = []
-    run_ids = {e.run_id for e in events[:1]}
     seen: dict[int, int] = {}
     for index, event in enumerate(events):
-        if event.run_id not in run_ids:
-            problems.append(
-                Problem(
-                    ErrorCode.INVALID_INPUT,
-                    f"event belongs to run {event.run_id!r}, not {events[0].run_id!r}",
-                    pointer(index, "runId"),
-                    tuple(run_ids),
-                )
-            )
         if event.seq in seen:
             problems.append(
                 Problem(

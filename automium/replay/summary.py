@@ -25,14 +25,17 @@ from collections.abc import Mapping
 
 from automium.contracts import (
     ArtifactKind,
+    Digest,
     ErrorCode,
+    ReplayEvent,
     ReplayLane,
     ReplaySummary,
     ReplaySummaryInput,
     Verdict,
 )
-from automium.errors import AutomiumError
+from automium.errors import AutomiumError, Problem
 from automium.modeled import modeled
+from automium.replay import digest
 
 K = ArtifactKind
 REQUIRED_ARTIFACT_KINDS: Mapping[Verdict, frozenset[ArtifactKind]] = {
@@ -53,30 +56,32 @@ INSPECT_LANES: Mapping[Verdict, tuple[ReplayLane, ...]] = {
 }
 
 
-def parse_verdict(text: str) -> Verdict:
-    """The verdict spelled ``text``; anything else is ``invalid_input``."""
-    if text not in Verdict.__members__.values():
-        raise AutomiumError.single(
-            ErrorCode.INVALID_INPUT, f"verdict {text[:40]!r} is not a v1 verdict", "", list(Verdict)
-        )
-    return Verdict(text)
-
-
 def required_kinds(verdict: Verdict, retry_count: int) -> list[ArtifactKind]:
     kinds = REQUIRED_ARTIFACT_KINDS[verdict] | ({K.TRACE} if retry_count > 0 else set())
     return [kind for kind in ArtifactKind if kind in kinds]
 
 
+def manifest_ref_problem(run_id: str, ref: str) -> Problem | None:
+    """Why ``ref`` is not run ``run_id``'s artifact manifest ref, if it is not."""
+    expected = f"artifacts:run/{run_id}"
+    if ref == expected:
+        return None
+    return Problem(
+        ErrorCode.INVALID_INPUT,
+        f"artifactManifestRef names another run; for run {run_id} it is {expected!r}",
+        "/artifactManifestRef",
+        (expected,),
+    )
+
+
 def replay_summary(request: ReplaySummaryInput) -> ReplaySummary:
-    expected_ref = f"artifacts:run/{request.run_id}"
-    if request.artifact_manifest_ref != expected_ref:
-        raise AutomiumError.single(
-            ErrorCode.INVALID_INPUT,
-            f"artifactManifestRef names another run; for run {request.run_id} it is "
-            f"{expected_ref!r}",
-            "/artifactManifestRef",
-            [expected_ref],
-        )
+    problems = [manifest_ref_problem(request.run_id, request.artifact_manifest_ref)]
+    events = request.events or []
+    found = [p for p in problems if p is not None] + digest.problems(
+        request.run_id, request.verdict, events
+    )
+    if found:
+        raise AutomiumError(found)
     return ReplaySummary(
         schema_version="automium.replay-summary/v1",
         run_id=request.run_id,
@@ -85,5 +90,32 @@ def replay_summary(request: ReplaySummaryInput) -> ReplaySummary:
         artifact_manifest_ref=request.artifact_manifest_ref,
         required_artifact_kinds=required_kinds(request.verdict, request.retry_count),
         inspect_lanes=list(INSPECT_LANES[request.verdict]),
-        modeled=modeled("Replay summary modeled from the run metadata given; no replay was read."),
+        digest=_digest(request.verdict, events) if events else None,
+        modeled=modeled(
+            "Replay summary modeled from the run metadata given"
+            + (" and the events given" if events else "")
+            + "; no replay was read."
+        ),
     )
+
+
+def _digest(verdict: Verdict, events: list[ReplayEvent]) -> Digest:
+    found = digest.digest(verdict, events)
+    document: dict[str, object] = {"events": found.events, "lanes": dict(found.lanes)}
+    if found.first_failure is not None:
+        first = found.first_failure
+        document["firstFailure"] = {
+            "seq": first.seq,
+            "lane": first.lane,
+            "type": first.type,
+            **({"stepId": first.step_id} if first.step_id else {}),
+        }
+        if first.step_id:
+            document["failingStep"] = first.step_id
+    if found.classification is not None:
+        document["classification"] = {
+            "failureClass": found.classification.failure_class,
+            "rule": found.classification.rule,
+            "eventSeqs": list(found.classification.event_seqs),
+        }
+    return Digest.model_validate(document)

@@ -1,24 +1,49 @@
-"""Turn a run request into a modeled submission.
+"""Turn a run request into a modeled submission, bound to the exact journey it runs.
 
-The run id is a digest of the canonical submission (sorted keys, no whitespace, with the
-corpus version), so the same request always gives the same id and refs: an agent can retry
-freely, and two agents asking the same thing agree on the answer.
+A run names its journey in one of two ways: ``journeyId`` alone names a reference journey
+of the corpus, or ``journey`` carries the journey itself (``journeyId`` then repeats its
+id), checked exactly as ``automium_compile_journey`` checks it. The run id is a digest of
+the corpus version, the journey ref (a content digest of the journey), the planner and the
+environment profile: an edited journey gets a new run id, and the same journey, planner and
+profile always get the same one. The submission reports what the run's modeled timeline
+holds (:mod:`automium.runs.timeline`), and the events themselves when asked.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 from automium import corpus
-from automium.contracts import RunSubmission, RunSubmissionInput, to_document
-from automium.errors import AutomiumError, Problem
+from automium.contracts import (
+    ErrorCode,
+    FailureClass,
+    Journey,
+    RunSubmission,
+    RunSubmissionInput,
+    TimelineSummary,
+    to_document,
+)
+from automium.errors import AutomiumError, Problem, pointer_key, quoted
+from automium.journeys import journey_ref, nested_problems
 from automium.modeled import modeled
+from automium.replay.summary import required_kinds
+from automium.runs.timeline import Timeline, timeline
+from automium.validation import check, to_model
+
+MAX_EVENTS = 1000
+"""Events a submission returns at most: what automium_get_replay_summary takes back."""
 
 
-def run_id_for(request: RunSubmissionInput) -> str:
+def run_id_for(journey: Journey, request: RunSubmissionInput) -> str:
     canonical = json.dumps(
-        {"corpusVersion": corpus.CORPUS_VERSION, **to_document(request)},
+        [
+            corpus.CORPUS_VERSION,
+            journey_ref(journey),
+            to_document(request.planner),
+            request.environment_profile_id,
+        ],
         sort_keys=True,
         separators=(",", ":"),
         ensure_ascii=False,
@@ -26,30 +51,128 @@ def run_id_for(request: RunSubmissionInput) -> str:
     return "run-" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]
 
 
-def create_run_submission(request: RunSubmissionInput) -> RunSubmission:
-    problems: list[Problem] = []
-    if app_problem := corpus.app_problem(request.app_id, "/appId"):
-        problems.append(app_problem)
-    if fixture_problem := corpus.fixture_problem(request.fixture_id, request.app_id, "/fixtureId"):
-        problems.append(fixture_problem)
-    try:
-        corpus.get_environment_profile(request.environment_profile_id)
-    except AutomiumError as exc:
-        problems.extend(exc.problems)
-    if problems:
-        raise AutomiumError(problems)
-    run_id = run_id_for(request)
+def create_run_submission(document: object) -> RunSubmission:
+    """The modeled submission of ``document`` (raw arguments), or every problem of it."""
+    request = _checked(document)
+    journey = _journey(request)
+    failure = _failure(request, journey)
+    run_id = run_id_for(journey, request)
+    planner = (request.planner.id, request.planner.vendor, request.planner.model)
+    modeled_run = timeline(run_id, journey, planner, request.environment_profile_id, failure)
+    events = modeled_run.events[:MAX_EVENTS] if request.include_events else ()
+    left_out = len(modeled_run.events) - len(events) if request.include_events else 0
     return RunSubmission(
         schema_version="automium.run-submission/v1",
         corpus_version=corpus.CORPUS_VERSION,
         run_id=run_id,
-        journey_id=request.journey_id,
+        journey_id=journey.id,
+        journey_ref=journey_ref(journey),
         app_id=request.app_id,
         fixture_id=request.fixture_id,
         planner=request.planner,
         environment_profile_id=request.environment_profile_id,
-        status="queued",
+        status="modeled",
         artifact_manifest_ref=f"artifacts:run/{run_id}",
         replay_stream_ref=f"replay:run/{run_id}",
-        modeled=modeled("Modeled run submission: nothing was queued and no worker was leased."),
+        timeline=_summary(modeled_run),
+        events=list(events) or None,
+        events_left_out=left_out or None,
+        modeled=modeled(
+            "Modeled run submission: nothing was queued, no worker was leased, and the "
+            "timeline is what a run of the journey would record."
+        ),
     )
+
+
+def _checked(document: object) -> RunSubmissionInput:
+    """The request, once its contract, its journey (as compile checks one) and the corpus
+    accept it; otherwise every problem at once."""
+    problems = {
+        p.path: p for p in check("run-submission-input.v1", document, corpus.vocabularies())
+    }
+    if isinstance(document, dict) and isinstance(document.get("journey"), dict):
+        for problem in nested_problems(document["journey"], "/journey"):
+            problems.setdefault(problem.path, problem)
+    if problems:
+        raise AutomiumError(sorted(problems.values(), key=lambda p: pointer_key(p.path)))
+    request = to_model(RunSubmissionInput, document)
+    found = [
+        corpus.app_problem(request.app_id, "/appId"),
+        corpus.fixture_problem(request.fixture_id, request.app_id, "/fixtureId"),
+        corpus.profile_problem(request.environment_profile_id, "/environmentProfileId"),
+    ]
+    if any(found):
+        raise AutomiumError(p for p in found if p is not None)
+    return request
+
+
+def _journey(request: RunSubmissionInput) -> Journey:
+    given = request.journey
+    if given is not None and given.id == request.journey_id:
+        journey = given
+    else:
+        references = {j.id: j for j in corpus.reference_journeys()}
+        journey_or_none = references.get(request.journey_id) if given is None else None
+        if journey_or_none is None:
+            raise AutomiumError.single(
+                ErrorCode.UNKNOWN_JOURNEY,
+                f"{quoted(request.journey_id)} names "
+                + (
+                    "neither a reference journey nor the journey given in journey (its id is "
+                    f"{quoted(given.id)})"
+                    if given is not None
+                    else "no reference journey"
+                )
+                + ": name a reference journey by its id (a fixture's referenceJourneyIds), or "
+                "pass your journey in journey with journeyId set to its id",
+                "/journeyId",
+                [j.id for j in corpus.reference_journeys(request.fixture_id)],
+            )
+        journey = journey_or_none
+    if (journey.app_id, journey.fixture_id) != (request.app_id, request.fixture_id):
+        raise AutomiumError.single(
+            ErrorCode.JOURNEY_APP_MISMATCH,
+            f"journey {journey.id} runs on {journey.fixture_id} of {journey.app_id}, but the "
+            f"submission names {request.fixture_id} of {request.app_id}; give the journey's "
+            "app and fixture",
+            "/journey/fixtureId" if given is not None else "/journeyId",
+            [journey.fixture_id],
+        )
+    return journey
+
+
+def _failure(request: RunSubmissionInput, journey: Journey) -> tuple[str, FailureClass] | None:
+    if request.failure is None:
+        return None
+    steps = [step.id for step in journey.steps]
+    if request.failure.step_id not in steps:
+        raise AutomiumError(
+            [
+                Problem(
+                    ErrorCode.UNKNOWN_STEP,
+                    f"{quoted(request.failure.step_id)} is not a step of journey {journey.id}",
+                    "/failure/stepId",
+                    tuple(steps),
+                )
+            ]
+        )
+    return request.failure.step_id, request.failure.failure_class
+
+
+def _summary(modeled_run: Timeline) -> TimelineSummary:
+    retries = next(
+        int(e["payload"].get("retryCount", 0))
+        for e in modeled_run.events
+        if e["type"] == "run.finished"
+    )
+    summary: dict[str, Any] = {
+        "events": len(modeled_run.events),
+        "lanes": modeled_run.lanes(),
+        "steps": modeled_run.steps,
+        "verdict": modeled_run.verdict,
+        "requiredArtifactKinds": required_kinds(modeled_run.verdict, retries),
+    }
+    if modeled_run.failure is not None:
+        step_id, failure_class = modeled_run.failure
+        summary["failure"] = {"stepId": step_id, "failureClass": failure_class}
+    return TimelineSummary.model_validate(summary)

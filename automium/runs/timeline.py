@@ -1,0 +1,404 @@
+"""The modeled timeline of a run: the ``replay-event.v1`` stream a run of a journey would emit.
+
+Nothing runs. The timeline follows the journey through its pages (the same walk compile
+does) and, per step, writes the events each lane would record: the worker's lease, the
+fixture applied, a planner request and decision (a ``PlannerRequest`` and a
+``PlannerDecision`` of ``planner-adapter.v1``, flattened into the payload), the executor's
+action, the page loading or changing, the assertions checked after the step, the
+artifacts the verdict requires, and the run's end with its verdict.
+
+Timing and tokens follow the benchmark's planner model (``automium.benchmark.model``):
+a decision takes ``STEP_LATENCY_MS`` x the planner's speed, split 70/30 between planner and
+executor, an assertion ``ASSERTION_LATENCY_MS``; a decision costs
+``INPUT_TOKENS_PER_DECISION`` input tokens and ``OUTPUT_TOKENS_PER_DECISION`` x verbosity
+output tokens. No jitter: a timeline depends only on the journey, the planner and the
+failure asked for, so it is computed once per journey and planner and cached.
+
+A *failing variant* injects one failure at one step, as the events of its class show it:
+
+================== ============================================================ =========
+class              what the events show                                         verdict
+================== ============================================================ =========
+product_issue      the step's actions succeed, an assertion after it fails      failed
+planner_issue      the planner picks another element; the action fails, retried failed
+unsupported_intent the adapter rejects a decision outside the allowed intents   errored
+policy_denial      a safety policy blocks the action                            blocked
+runtime_gap        the action times out (in a frame: the frame is unreachable)  errored
+fixture_issue      the page is not the fixture's starting state                 errored
+================== ============================================================ =========
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from automium.benchmark.model import (
+    ASSERTION_LATENCY_MS,
+    INPUT_TOKENS_PER_DECISION,
+    OUTPUT_TOKENS_PER_DECISION,
+    STEP_LATENCY_MS,
+    planner_profile,
+)
+from automium.contracts import FailureClass, Intent, Journey, ReplayLane, Verdict, to_document
+from automium.journeys import check_journey
+from automium.journeys.labels import step_label
+from automium.journeys.page_checks import Visit
+from automium.replay.summary import required_kinds
+
+_VERDICTS: Mapping[FailureClass, Verdict] = {
+    FailureClass.PRODUCT_ISSUE: Verdict.FAILED,
+    FailureClass.PLANNER_ISSUE: Verdict.FAILED,
+    FailureClass.UNSUPPORTED_INTENT: Verdict.ERRORED,
+    FailureClass.POLICY_DENIAL: Verdict.BLOCKED,
+    FailureClass.RUNTIME_GAP: Verdict.ERRORED,
+    FailureClass.FIXTURE_ISSUE: Verdict.ERRORED,
+}
+_ALLOWED_INTENTS = ",".join(intent.value for intent in Intent)
+# What an artifact of each kind is called in a run's folder, and its media type.
+ARTIFACT_FILES: Mapping[str, tuple[str, str]] = {
+    "screenshot": ("screenshots/final.png", "image/png"),
+    "video": ("video.webm", "video/webm"),
+    "trace": ("trace.zip", "application/zip"),
+    "semantic-snapshot": ("snapshots/final.json", "application/json"),
+    "dom-snapshot": ("snapshots/final.html", "text/html"),
+    "replay-log": ("replay.jsonl", "application/jsonl"),
+    "console-log": ("console.log", "text/plain"),
+    "network-har": ("network.har", "application/json"),
+    "planner-transcript": ("planner-transcript.jsonl", "application/jsonl"),
+}
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """A modeled timeline: its events in seq order, and what they add up to."""
+
+    events: tuple[Event, ...]
+    verdict: Verdict
+    steps: int
+    failure: tuple[str, FailureClass] | None
+
+    def lanes(self) -> dict[str, int]:
+        counts = Counter(str(e["lane"]) for e in self.events)
+        return {lane.value: counts.get(lane.value, 0) for lane in ReplayLane}
+
+
+@dataclass
+class _Clock:
+    """Seq and offset of the next event, and every event so far."""
+
+    run_id: str
+    seq: int = 0
+    offset_ms: int = 0
+    events: list[Event] = field(default_factory=list)
+
+    def emit(
+        self,
+        lane: ReplayLane,
+        kind: str,
+        payload: Mapping[str, Any],
+        *,
+        step: str | None = None,
+        after_ms: int = 0,
+        verdict: Verdict | None = None,
+    ) -> int:
+        self.offset_ms += after_ms
+        event: Event = {
+            "schemaVersion": "automium.replay-event/v1",
+            "runId": self.run_id,
+            "seq": self.seq,
+            "offsetMs": self.offset_ms,
+            "lane": lane.value,
+            "type": kind,
+        }
+        if step is not None:
+            event["stepId"] = step
+        if verdict is not None:
+            event["verdict"] = verdict.value
+        event["payload"] = {k: v for k, v in payload.items() if v is not None}
+        self.events.append(event)
+        self.seq += 1
+        return self.seq - 1
+
+
+def timeline(
+    run_id: str,
+    journey: Journey,
+    planner: tuple[str, str, str],
+    environment_profile_id: str,
+    failure: tuple[str, FailureClass] | None = None,
+) -> Timeline:
+    """The modeled timeline of ``journey`` run by ``planner`` (id, vendor, model).
+
+    ``journey`` must be valid (compile accepts it); ``failure`` is (step id, class).
+    """
+    return _cached(
+        run_id, journey.model_dump_json(by_alias=True), planner, environment_profile_id, failure
+    )
+
+
+@lru_cache(maxsize=256)
+def _cached(
+    run_id: str,
+    journey_json: str,
+    planner: tuple[str, str, str],
+    environment_profile_id: str,
+    failure: tuple[str, FailureClass] | None,
+) -> Timeline:
+    journey = Journey.model_validate_json(journey_json)
+    return _Modeler(run_id, journey, planner, environment_profile_id, failure).run()
+
+
+class _Modeler:
+    def __init__(
+        self,
+        run_id: str,
+        journey: Journey,
+        planner: tuple[str, str, str],
+        environment_profile_id: str,
+        failure: tuple[str, FailureClass] | None,
+    ) -> None:
+        self.clock = _Clock(run_id)
+        self.journey = journey
+        self.planner_id = planner[0]
+        self.profile = planner_profile(*planner)
+        self.environment_profile_id = environment_profile_id
+        self.failure = failure
+        walked = check_journey(to_document(journey)).walk
+        self.visits: tuple[Visit, ...] = tuple(walked.visits) if walked else ()
+        self.retries = 0
+
+    def run(self) -> Timeline:
+        L = ReplayLane
+        clock = self.clock
+        clock.emit(
+            L.WORKER,
+            "worker.leased",
+            {"workerId": "modeled-worker", "environmentProfileId": self.environment_profile_id},
+        )
+        clock.emit(
+            L.RUNTIME, "fixture.applied", {"fixtureId": self.journey.fixture_id}, after_ms=400
+        )
+        verdict = Verdict.PASSED
+        steps = 0
+        for step, visit in zip(self.journey.steps, self.visits, strict=True):
+            steps += 1
+            injected = self.failure[1] if self.failure and self.failure[0] == step.id else None
+            ended = self._step(step, visit, injected)
+            if ended is not None:
+                verdict = ended
+                break
+        self._artifacts(verdict)
+        clock.emit(
+            L.WORKER, "run.finished", {"retryCount": self.retries}, after_ms=100, verdict=verdict
+        )
+        clock.emit(L.WORKER, "worker.released", {"workerId": "modeled-worker"}, after_ms=50)
+        return Timeline(tuple(clock.events), verdict, steps, self.failure)
+
+    def _step(self, step: Any, visit: Visit, injected: FailureClass | None) -> Verdict | None:
+        L = ReplayLane
+        clock = self.clock
+        if injected is FailureClass.FIXTURE_ISSUE:
+            clock.emit(
+                L.RUNTIME,
+                "fixture.check_failed",
+                {"reason": f"the page is not {self.journey.fixture_id}'s starting state"},
+                step=step.id,
+                after_ms=200,
+            )
+            return _VERDICTS[injected]
+        self._decide(step, visit, wrong=injected is FailureClass.PLANNER_ISSUE)
+        if injected is FailureClass.UNSUPPORTED_INTENT:
+            clock.emit(
+                L.PLANNER,
+                "decision.rejected",
+                {"intent": "execute_script", "reason": "intent_not_allowed"},
+                step=step.id,
+                after_ms=20,
+            )
+            return _VERDICTS[injected]
+        if injected is FailureClass.POLICY_DENIAL:
+            clock.emit(
+                L.RUNTIME,
+                "policy.denied",
+                {"policy": "model-only-sandbox", "intent": step.intent},
+                step=step.id,
+                after_ms=20,
+            )
+            return _VERDICTS[injected]
+        if injected in (FailureClass.PLANNER_ISSUE, FailureClass.RUNTIME_GAP):
+            return self._failing_action(step, visit, injected)
+        clock.emit(
+            L.EXECUTOR,
+            "action.performed",
+            {
+                "intent": step.intent,
+                "ref": visit.element.ref if visit.element else None,
+                "attempt": 1,
+            },
+            step=step.id,
+            after_ms=self._action_ms(),
+        )
+        self._page(step, visit)
+        return self._assertions(step, product_issue=injected is FailureClass.PRODUCT_ISSUE)
+
+    def _decide(self, step: Any, visit: Visit, *, wrong: bool, attempt: int = 1) -> None:
+        L = ReplayLane
+        before = visit.before
+        self.clock.emit(
+            L.PLANNER,
+            "decision.requested",
+            {
+                "goal": self.journey.goal[:200],
+                "route": before.route if before else None,
+                "allowedIntents": _ALLOWED_INTENTS,
+                "snapshotNodes": sum(1 for e in before.view.elements() if before.visible(e))
+                if before
+                else None,
+                "attempt": attempt,
+            },
+            step=step.id,
+        )
+        target = getattr(step, "target", None)
+        locator = getattr(target, "root", target)
+        decision = {
+            "plannerId": self.planner_id,
+            "intent": step.intent,
+            "targetRole": getattr(locator, "role", None),
+            "targetName": (
+                f"{getattr(locator, 'name', '')} (another element)"
+                if wrong
+                else getattr(locator, "name", None)
+            ),
+            "targetNth": getattr(locator, "nth", None),
+            "targetRef": getattr(locator, "ref", None),
+            "value": None if getattr(step, "secret_ref", None) else getattr(step, "value", None),
+            "secretRef": getattr(step, "secret_ref", None),
+            "route": getattr(step, "route", None),
+            "entity": getattr(step, "entity", None),
+            "key": getattr(step, "key", None),
+            "rationale": f"Step {step.id}: {step_label(step)}"[:200],
+            "inputTokens": INPUT_TOKENS_PER_DECISION,
+            "outputTokens": round(OUTPUT_TOKENS_PER_DECISION * self.profile.verbosity),
+            "latencyMs": self._decision_ms(),
+        }
+        self.clock.emit(
+            L.PLANNER, "decision.made", decision, step=step.id, after_ms=self._decision_ms()
+        )
+
+    def _failing_action(self, step: Any, visit: Visit, injected: FailureClass) -> Verdict:
+        L = ReplayLane
+        in_frame = visit.element is not None and visit.element.frame is not None
+        attempts = self.journey.recovery.max_attempts
+        for attempt in range(1, attempts + 1):
+            if attempt > 1:
+                self.retries += 1
+                self._decide(
+                    step, visit, wrong=injected is FailureClass.PLANNER_ISSUE, attempt=attempt
+                )
+            if injected is FailureClass.PLANNER_ISSUE:
+                self.clock.emit(
+                    L.EXECUTOR,
+                    "action.failed",
+                    {"intent": step.intent, "reason": "target_not_found", "attempt": attempt},
+                    step=step.id,
+                    after_ms=self._action_ms(),
+                )
+            else:
+                self.clock.emit(
+                    L.EXECUTOR,
+                    "action.timed_out",
+                    {
+                        "intent": step.intent,
+                        "timeoutMs": 30000,
+                        "reason": "frame_unreachable" if in_frame else "no_response",
+                        "attempt": attempt,
+                    },
+                    step=step.id,
+                    after_ms=30000,
+                )
+        return _VERDICTS[injected]
+
+    def _page(self, step: Any, visit: Visit) -> None:
+        for change in visit.happened:
+            if change.kind in ("load", "back"):
+                entity = visit.after.view.entity if visit.after else None
+                payload = {
+                    "route": change.route,
+                    "entity": entity,
+                    "redirectedFrom": change.redirected_from,
+                }
+                self.clock.emit(
+                    ReplayLane.RUNTIME, "page.loaded", payload, step=step.id, after_ms=300
+                )
+            else:
+                payload = {"change": str(change)[:200]}
+                self.clock.emit(
+                    ReplayLane.RUNTIME, "page.changed", payload, step=step.id, after_ms=100
+                )
+
+    def _assertions(self, step: Any, *, product_issue: bool) -> Verdict | None:
+        L = ReplayLane
+        checks = [a for a in self.journey.assertions if a.after_step == step.id]
+        for index, assertion in enumerate(checks):
+            failing = product_issue and index == 0
+            if not failing:
+                self.clock.emit(
+                    L.ASSERTION,
+                    "assertion.passed",
+                    {"assertionId": assertion.id, "kind": assertion.kind},
+                    step=step.id,
+                    after_ms=ASSERTION_LATENCY_MS,
+                )
+                continue
+            for attempt in range(1, self.journey.recovery.max_attempts + 1):
+                self.retries += attempt > 1
+                self.clock.emit(
+                    L.ASSERTION,
+                    "assertion.failed",
+                    {
+                        "assertionId": assertion.id,
+                        "kind": assertion.kind,
+                        "reason": "the page did not show what the assertion expects",
+                        "attempt": attempt,
+                    },
+                    step=step.id,
+                    after_ms=ASSERTION_LATENCY_MS,
+                )
+            return Verdict.FAILED
+        if product_issue and not checks:
+            # No assertion follows the step: the failure shows on the step's own outcome.
+            self.clock.emit(
+                L.ASSERTION,
+                "assertion.failed",
+                {
+                    "assertionId": f"{step.id}-outcome",
+                    "kind": "visible",
+                    "reason": "the step's outcome did not appear",
+                },
+                step=step.id,
+                after_ms=ASSERTION_LATENCY_MS,
+            )
+            return Verdict.FAILED
+        return None
+
+    def _artifacts(self, verdict: Verdict) -> None:
+        for kind in required_kinds(verdict, self.retries):
+            path, content_type = ARTIFACT_FILES[kind.value]
+            self.clock.emit(
+                ReplayLane.ARTIFACT,
+                "artifact.captured",
+                {"kind": kind.value, "path": path, "contentType": content_type},
+                after_ms=20,
+            )
+
+    def _decision_ms(self) -> int:
+        return round(STEP_LATENCY_MS * 0.7 * self.profile.speed)
+
+    def _action_ms(self) -> int:
+        return round(STEP_LATENCY_MS * 0.3 * self.profile.speed)
