@@ -33,6 +33,7 @@ __all__ = [  # noqa: PLE0604 - the models' names are generated; the rest are thi
     "check_schema",
     "contract_names",
     "model_for",
+    "present",
     "published_schema",
     "to_document",
 ]
@@ -114,8 +115,14 @@ def model_for(contract: str) -> type[BaseModel]:
 def to_document(model: BaseModel) -> dict[str, Any]:
     """A model as its contract spells it on the wire: camelCase, absent fields left out.
 
-    Leaving out ``None`` is exact because no contract has a nullable property: an
-    optional field is either present with a value or absent.
+    Fields nobody set are left out; a field set to ``None`` is written ``null``, which only
+    a nullable property accepts (a metric the data cannot support). So code that builds an
+    output leaves an optional field out rather than passing ``None`` (see :func:`present`).
     """
-    document: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    document: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
     return document
+
+
+def present(**fields: Any) -> dict[str, Any]:
+    """``fields`` without the ones that are ``None``: the optional fields to set."""
+    return {name: value for name, value in fields.items() if value is not None}

@@ -97,9 +97,9 @@ class AutomiumError(Exception):
             code=first.code,
             message=first.message,
             path=first.path,
-            allowed=first.allowed,
-            allowed_left_out=first.allowed_left_out,
-            problems=listed,
+            **contracts.present(
+                allowed=first.allowed, allowed_left_out=first.allowed_left_out, problems=listed
+            ),
         )
 
 

@@ -19,5 +19,5 @@ def modeled(what: str, assumptions: Sequence[str] = ()) -> Modeled:
         modeled=True,
         executed=False,
         notice=f"{what} {NOT_EXECUTED}",
-        assumptions=list(assumptions) or None,
+        **contracts.present(assumptions=list(assumptions) or None),
     )

@@ -13,7 +13,7 @@ from fractions import Fraction
 from math import comb
 
 from automium.benchmark.trials import Trial, TrialError
-from automium.contracts import Metrics, TokenSpend
+from automium.contracts import Metrics, TokenSpend, present
 
 DECIMALS = 4
 
@@ -74,7 +74,7 @@ def metrics_for(trials: Iterable[Trial], repetitions: int) -> Metrics:
             input=input_tokens, output=output_tokens, total=input_tokens + output_tokens
         ),
         recovery_attempts=attempts,
-        recovery_success_rate=_rounded(recovered / attempts) if attempts else None,
+        **present(recovery_success_rate=_rounded(recovered / attempts) if attempts else None),
     )
 
 

@@ -15,6 +15,7 @@ from automium.contracts import (
     ListAppsInput,
     ListFixturesInput,
     Route,
+    present,
 )
 from automium.corpus.loader import CORPUS_VERSION, load_corpus
 from automium.errors import AutomiumError, Problem, quoted
@@ -172,7 +173,7 @@ def fixture_catalog(app_id: str | None = None) -> FixtureCatalog:
     return FixtureCatalog(
         schema_version="automium.fixture-catalog/v1",
         corpus_version=CORPUS_VERSION,
-        app_id=app_id,
+        **present(app_id=app_id),
         fixtures=list(chosen),
         environment_profiles=[_profiles_by_id()[p] for p in used],
     )

@@ -154,9 +154,9 @@ class View:
             ref=element.ref,
             role=element.role,
             name=self.name(element) or "",
-            value=element.value,
-            states=states or None,
-            children=children or None,
+            **contracts.present(
+                value=element.value, states=states or None, children=children or None
+            ),
         )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from automium import corpus
-from automium.contracts import Journey, JourneyCompilation
+from automium.contracts import Journey, JourneyCompilation, present
 from automium.contracts import Warning as WarningModel
 from automium.errors import AutomiumError
 from automium.journeys.graph import build_graph
@@ -32,5 +32,5 @@ def compile_journey(document: object) -> JourneyCompilation:
             WarningModel(code=w.code, path=w.path, message=w.message) for w in checked.warnings
         ],
         graph=graph,
-        mermaid=render_mermaid(graph) if journey.mermaid else None,
+        **present(mermaid=render_mermaid(graph) if journey.mermaid else None),
     )

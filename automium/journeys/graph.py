@@ -20,6 +20,7 @@ from automium.contracts import (
     Node,
     NodeType,
     OnExhausted,
+    present,
 )
 from automium.journeys.labels import assertion_label, step_label
 
@@ -72,9 +73,11 @@ def _work_nodes(journey: Journey) -> Iterator[Node]:
             label=step_label(step),
             intent=step.intent,
             # Only some intents have a route, an entity or a target; the others lack them.
-            route=getattr(step, "route", None),
-            entity=getattr(step, "entity", None),
-            target=getattr(step, "target", None),
+            **present(
+                route=getattr(step, "route", None),
+                entity=getattr(step, "entity", None),
+                target=getattr(step, "target", None),
+            ),
             retry_budget=budget,
             recovery_strategies=strategies,
         )
@@ -84,8 +87,10 @@ def _work_nodes(journey: Journey) -> Iterator[Node]:
                 type=NodeType.ASSERTION,
                 label=assertion_label(assertion),
                 assertion_kind=assertion.kind,
-                route=getattr(assertion, "route", None),
-                target=getattr(assertion, "target", None),
+                **present(
+                    route=getattr(assertion, "route", None),
+                    target=getattr(assertion, "target", None),
+                ),
                 retry_budget=budget,
                 recovery_strategies=strategies,
             )

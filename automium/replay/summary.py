@@ -32,6 +32,7 @@ from automium.contracts import (
     ReplaySummary,
     ReplaySummaryInput,
     Verdict,
+    present,
 )
 from automium.errors import AutomiumError, Problem
 from automium.modeled import modeled
@@ -90,7 +91,7 @@ def replay_summary(request: ReplaySummaryInput) -> ReplaySummary:
         artifact_manifest_ref=request.artifact_manifest_ref,
         required_artifact_kinds=required_kinds(request.verdict, request.retry_count),
         inspect_lanes=list(INSPECT_LANES[request.verdict]),
-        digest=_digest(request.verdict, events) if events else None,
+        **present(digest=_digest(request.verdict, events) if events else None),
         modeled=modeled(
             "Replay summary modeled from the run metadata given"
             + (" and the events given" if events else "")

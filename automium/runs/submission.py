@@ -23,6 +23,7 @@ from automium.contracts import (
     RunSubmission,
     RunSubmissionInput,
     TimelineSummary,
+    present,
     to_document,
 )
 from automium.errors import AutomiumError, Problem, pointer_key, quoted
@@ -75,8 +76,7 @@ def create_run_submission(document: object) -> RunSubmission:
         artifact_manifest_ref=f"artifacts:run/{run_id}",
         replay_stream_ref=f"replay:run/{run_id}",
         timeline=_summary(modeled_run),
-        events=list(events) or None,
-        events_left_out=left_out or None,
+        **present(events=list(events) or None, events_left_out=left_out or None),
         modeled=modeled(
             "Modeled run submission: nothing was queued, no worker was leased, and the "
             "timeline is what a run of the journey would record."
