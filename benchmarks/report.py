@@ -1,4 +1,4 @@
-"""Render the measurements as ``benchmarks/RESULTS.md`` (tables, ratios, verdicts, analysis)."""
+"""Render the measurements as ``benchmarks/RESULTS.md`` (tables, ratios, verdicts)."""
 
 from __future__ import annotations
 
@@ -170,8 +170,7 @@ def _cold(r: Results) -> str:
             rows,
         )
         + f"\n\nRatio of medians, Automium ÷ bare: **{cold:.2f}x** to tools/list "
-        f"({init_ratio:.2f}x to the initialize response) — {_verdict(cold, COLD_START_BUDGET)}. "
-        f"`python -c pass` takes {r.interpreter_ms:.0f} ms on this machine."
+        f"({init_ratio:.2f}x to the initialize response) — {_verdict(cold, COLD_START_BUDGET)}."
     )
 
 
@@ -311,8 +310,6 @@ def _scaling(title: str, unit: str, points: list[Point]) -> str:
 
 
 def render(r: Results) -> str:
-    from benchmarks.analysis import where_the_time_goes  # noqa: PLC0415 - avoids a cycle
-
     sections = [
         _header(r),
         _summary(r),
@@ -330,6 +327,5 @@ def render(r: Results) -> str:
             "step",
             r.compile,
         ),
-        where_the_time_goes(r),
     ]
     return "\n\n".join(sections) + "\n"

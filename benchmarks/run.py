@@ -1,8 +1,8 @@
 """``python -m benchmarks.run`` (``make bench``): measure everything, write RESULTS.md.
 
 Order of work: stdio cold starts (interleaved), stdio per-call latency (interleaved per
-batch), in-process growth of compare_planners and compile_journey, then the profiles
-that explain the numbers. Progress goes to stderr; the report goes to ``--output``.
+batch), in-process growth of compare_planners and compile_journey. Progress goes to
+stderr; the report goes to ``--output``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks import profiling, scaling, stdio_bench
+from benchmarks import scaling, stdio_bench
 from benchmarks.measure import Machine, loadavg, machine
 from benchmarks.report import render
 
@@ -29,9 +29,6 @@ class Settings:
     batch: int
     warmup: int
     point_budget_s: float
-    profile_budget_s: float
-    import_runs: int
-    phase_runs: int
 
 
 FULL = Settings(
@@ -40,9 +37,6 @@ FULL = Settings(
     batch=25,
     warmup=20,
     point_budget_s=1.0,
-    profile_budget_s=0.5,
-    import_runs=3,
-    phase_runs=5,
 )
 QUICK = Settings(
     cold_runs=3,
@@ -50,9 +44,6 @@ QUICK = Settings(
     batch=10,
     warmup=3,
     point_budget_s=0.1,
-    profile_budget_s=0.05,
-    import_runs=1,
-    phase_runs=1,
 )
 
 
@@ -66,12 +57,6 @@ class Results:
     calls: stdio_bench.CallLatency
     compare: list[scaling.Point]
     compile: list[scaling.Point]
-    imports: profiling.ImportBreakdown
-    phases: dict[str, float]
-    interpreter_ms: float
-    cold_profile: profiling.ColdProfile
-    stages: dict[str, dict[str, float]]
-    profiles: dict[str, profiling.Profile]
     wall_s: float
     load: tuple[str, str]  # load averages before and after the run
 
@@ -99,14 +84,6 @@ def measure(settings: Settings) -> Results:
     _progress("in-process growth")
     compare = scaling.compare_scaling(_progress, settings.point_budget_s)
     compile_points = scaling.compile_scaling(_progress, settings.point_budget_s)
-    _progress("where the time goes: -X importtime, phases, cProfile")
-    imports = profiling.import_breakdown(settings.import_runs)
-    phases = profiling.startup_phases(settings.phase_runs)
-    interpreter_ms = profiling.interpreter_start(settings.phase_runs)
-    cold_profile = profiling.cold_start_profile()
-    inputs = calls.inputs
-    stages = profiling.tool_stages(inputs, max(5, settings.rounds * 2))
-    profiles = profiling.tool_profiles(inputs, settings.profile_budget_s, _progress)
     return Results(
         machine=machine(),
         started=started,
@@ -116,12 +93,6 @@ def measure(settings: Settings) -> Results:
         calls=calls,
         compare=compare,
         compile=compile_points,
-        imports=imports,
-        phases=phases,
-        interpreter_ms=interpreter_ms,
-        cold_profile=cold_profile,
-        stages=stages,
-        profiles=profiles,
         wall_s=time.perf_counter() - clock,
         load=(load_before, loadavg()),
     )
