@@ -11,17 +11,9 @@ from dataclasses import dataclass
 from importlib import metadata
 
 
-def median(values: Sequence[float]) -> float:
-    return statistics.median(values) if values else math.nan
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """The nearest-rank percentile ``q`` (0-100) of ``values``."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    rank = max(1, math.ceil(q / 100 * len(ordered)))
-    return ordered[rank - 1]
+def percentile(values: Sequence[float], q: int) -> float:
+    """The ``q``-th percentile (1-99) of ``values``, interpolated between samples."""
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
 def ratio(value: float, baseline: float) -> float:

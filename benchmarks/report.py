@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from statistics import median
 from typing import TYPE_CHECKING, Any
 
-from benchmarks.measure import median, percentile, ratio
+from benchmarks.measure import percentile, ratio
 from benchmarks.scaling import Point, growth, linear_fit
 from benchmarks.stdio_bench import payload
 

@@ -7,6 +7,7 @@ is stable. Per-unit cost staying flat across points means the operation is linea
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,7 +15,6 @@ from typing import Any
 
 from automium.capabilities import BY_NAME
 from automium.contracts import to_document
-from benchmarks.measure import median
 from benchmarks.workloads import COMPARE_POINTS, JOURNEY_SIZES, compare_input, generated_journey
 
 Progress = Callable[[str], None]
@@ -49,7 +49,7 @@ def _timed(operation: str, arguments: dict[str, Any], budget_s: float) -> tuple[
         _run(operation, arguments)
         samples.append(time.perf_counter() - start)
         spent += samples[-1]
-    return median(samples), len(samples)
+    return statistics.median(samples), len(samples)
 
 
 def compare_scaling(progress: Progress, budget_s: float = _POINT_BUDGET_S) -> list[Point]:
@@ -92,12 +92,7 @@ def growth(points: list[Point]) -> float:
 
 def linear_fit(points: list[Point]) -> tuple[float, float]:
     """Least-squares ``seconds = fixed + marginal x units``: (fixed ms, marginal µs/unit)."""
-    n = len(points)
-    if n < 2:
-        return float("nan"), float("nan")
-    mean_x = sum(p.units for p in points) / n
-    mean_y = sum(p.seconds for p in points) / n
-    sxx = sum((p.units - mean_x) ** 2 for p in points)
-    sxy = sum((p.units - mean_x) * (p.seconds - mean_y) for p in points)
-    marginal = sxy / sxx if sxx else float("nan")
-    return (mean_y - marginal * mean_x) * 1e3, marginal * 1e6
+    marginal, fixed = statistics.linear_regression(
+        [p.units for p in points], [p.seconds for p in points]
+    )
+    return fixed * 1e3, marginal * 1e6
