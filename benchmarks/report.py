@@ -207,9 +207,9 @@ def _calls(r: Results) -> str:
         "Each tool with its typical input (the `automium demo` path); the baseline is the bare "
         "server's `echo` with the same arguments, sampled in alternating batches in the same "
         "two sessions. *extra* is median Automium - median echo (what Automium's own work "
-        "costs per call); *first* is that tool's first call in the session (lazy "
-        "loading; the session's very first call, `create_run_submission`, also pays for "
-        "loading and checking the corpus).\n\n"
+        "costs per call); *first* is that tool's first call in the session (the "
+        f"session's very first call, `{next(iter(r.calls.tool))}`, also pays for what "
+        "Automium loads on first use).\n\n"
         + _table(
             (
                 "tool",

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks import scaling, stdio_bench
+from benchmarks import scaling, stdio_bench, workloads
 from benchmarks.measure import Machine, loadavg, machine
 from benchmarks.report import render
 
@@ -82,8 +82,13 @@ def measure(settings: Settings) -> Results:
     _progress(f"per-call latency: {calls_per_tool} calls per tool, batches of {settings.batch}")
     calls = stdio_bench.call_latency(settings.rounds, settings.batch, settings.warmup, _progress)
     _progress("in-process growth")
-    compare = scaling.compare_scaling(_progress, settings.point_budget_s)
-    compile_points = scaling.compile_scaling(_progress, settings.point_budget_s)
+    budget = settings.point_budget_s
+    compare = scaling.points(
+        "automium_compare_planners", workloads.COMPARE_CASES, "trialCount", budget, _progress
+    )
+    compile_points = scaling.points(
+        "automium_compile_journey", workloads.JOURNEY_CASES, "stepCount", budget, _progress
+    )
     return Results(
         machine=machine(),
         started=started,

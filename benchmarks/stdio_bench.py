@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.pipe import PipeClient
-from benchmarks.workloads import RUN_SUBMISSION, tool_inputs
+from benchmarks.workloads import tool_inputs
 
 REPO = Path(__file__).resolve().parent.parent
 AUTOMIUM_ARGV = (sys.executable, "-m", "automium.mcp_server")
@@ -78,12 +78,6 @@ class CallLatency:
     inputs: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def _run_ids(client: PipeClient) -> tuple[str, str, float]:
-    reply = client.call_tool("automium_create_run_submission", RUN_SUBMISSION)
-    document = reply.result.get("structuredContent", {})
-    return document.get("runId", "run-0"), document.get("artifactManifestRef", ""), reply.seconds
-
-
 def call_latency(rounds: int, batch: int, warmup: int, progress: Progress) -> CallLatency:
     """``rounds`` x ``batch`` calls per tool on one Automium session, each batch followed
     (or preceded, alternately) by as many bare echo calls with the same arguments."""
@@ -95,9 +89,7 @@ def call_latency(rounds: int, batch: int, warmup: int, progress: Progress) -> Ca
         for client in (automium, bare):
             client.initialize()
             client.request("tools/list")
-        run_id, manifest_ref, first = _run_ids(automium)
-        result.first_call["automium_create_run_submission"] = first
-        inputs = result.inputs = tool_inputs(run_id, manifest_ref)
+        inputs = result.inputs = tool_inputs()
         for name, arguments in inputs.items():
             reply = automium.call_tool(name, arguments)
             result.first_call.setdefault(name, reply.seconds)
