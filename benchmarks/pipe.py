@@ -11,7 +11,7 @@ import json
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,11 +34,16 @@ class Reply:
 class PipeClient:
     """One server process and a JSON-RPC session with it (handshake era, 2025-11-25)."""
 
-    def __init__(self, argv: Sequence[str], cwd: str) -> None:
+    def __init__(self, argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> None:
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, cwd=cwd
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            cwd=cwd,
+            env=env,
         )
         if self.process.stdin is None or self.process.stdout is None:  # pragma: no cover
             raise PipeError("Popen gave no pipes")

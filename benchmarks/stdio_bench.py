@@ -8,6 +8,7 @@ process, a CPU frequency change) lands on both sides of every ratio.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -22,6 +23,8 @@ REPO = Path(__file__).resolve().parent.parent
 AUTOMIUM_ARGV = (sys.executable, "-m", "automium.mcp_server")
 BARE_ARGV = (sys.executable, str(REPO / "benchmarks" / "bare_server.py"))
 SERVERS: dict[str, tuple[str, ...]] = {"automium": AUTOMIUM_ARGV, "bare": BARE_ARGV}
+# As installed, a server has bytecode caches: let the warm-up runs write them.
+ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 
 Progress = Callable[[str], None]
 
@@ -41,7 +44,7 @@ class ColdStart:
 
 
 def _one_cold_start(name: str, result: ColdStart) -> None:
-    with PipeClient(SERVERS[name], cwd=str(REPO)) as client:
+    with PipeClient(SERVERS[name], cwd=str(REPO), env=ENV) as client:
         client.initialize()
         initialized = time.perf_counter()
         listed = client.request("tools/list")
@@ -55,7 +58,7 @@ def _one_cold_start(name: str, result: ColdStart) -> None:
 def cold_start(runs: int, progress: Progress) -> ColdStart:
     """``runs`` cold starts of each server, interleaved, alternating which starts first."""
     result = ColdStart()
-    _one_cold_start("bare", ColdStart())  # warm the page cache and .pyc files first
+    _one_cold_start("bare", ColdStart())  # warm the page cache and the bytecode caches
     _one_cold_start("automium", ColdStart())
     for run in range(runs):
         order = ("automium", "bare") if run % 2 == 0 else ("bare", "automium")
@@ -83,8 +86,8 @@ def call_latency(rounds: int, batch: int, warmup: int, progress: Progress) -> Ca
     (or preceded, alternately) by as many bare echo calls with the same arguments."""
     result = CallLatency()
     with (
-        PipeClient(AUTOMIUM_ARGV, cwd=str(REPO)) as automium,
-        PipeClient(BARE_ARGV, cwd=str(REPO)) as bare,
+        PipeClient(AUTOMIUM_ARGV, cwd=str(REPO), env=ENV) as automium,
+        PipeClient(BARE_ARGV, cwd=str(REPO), env=ENV) as bare,
     ):
         for client in (automium, bare):
             client.initialize()
