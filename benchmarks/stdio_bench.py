@@ -13,56 +13,57 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.pipe import PipeClient, Reply
+from benchmarks import pipe
 from benchmarks.workloads import tool_inputs
 
 REPO = Path(__file__).resolve().parent.parent
-SERVERS: dict[str, tuple[str, ...]] = {
+SERVERS = {
     "automium": (sys.executable, "-m", "automium.mcp_server"),
     "bare": (sys.executable, str(REPO / "benchmarks" / "bare_server.py")),
 }
 # As installed, a server has bytecode caches: let the warm-up runs write them.
 ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 Progress = Callable[[str], None]
+PerName = defaultdict[str, list[float]]
 
 
-def _by_server() -> defaultdict[str, list[float]]:
-    return defaultdict(list)
+def _spawn(server: str) -> AbstractContextManager[pipe.PipeClient]:
+    return pipe.spawn(SERVERS[server], cwd=str(REPO), env=ENV)
 
 
 @dataclass
 class ColdStart:
     """Per server: seconds from spawn to the initialize and the tools/list responses, the
-    VmHWM after tools/list, and the listed tools; ``python -c pass`` is the floor."""
+    VmHWM after tools/list and the listed tools; and ``python -c pass``, the floor."""
 
-    to_initialize: defaultdict[str, list[float]] = field(default_factory=_by_server)
-    to_tools_list: defaultdict[str, list[float]] = field(default_factory=_by_server)
-    rss_kib: defaultdict[str, list[float]] = field(default_factory=_by_server)
+    to_initialize: PerName = field(default_factory=lambda: defaultdict(list))
+    to_tools_list: PerName = field(default_factory=lambda: defaultdict(list))
+    rss_kib: PerName = field(default_factory=lambda: defaultdict(list))
     tools: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     interpreter: list[float] = field(default_factory=list)
 
-
-def _start(name: str, into: ColdStart) -> None:
-    with PipeClient(SERVERS[name], cwd=str(REPO), env=ENV) as client:
-        client.initialize()
-        into.to_initialize[name].append(time.perf_counter() - client.started)
-        into.tools[name] = client.request("tools/list").result["tools"]
-        into.to_tools_list[name].append(time.perf_counter() - client.started)
-        into.rss_kib[name].append(client.peak_rss_kib())
+    def start(self, server: str) -> None:
+        with _spawn(server) as client:
+            client.initialize()
+            self.to_initialize[server].append(time.perf_counter() - client.started)
+            self.tools[server] = client.request("tools/list").result["tools"]
+            self.to_tools_list[server].append(time.perf_counter() - client.started)
+            self.rss_kib[server].append(client.peak_rss_kib())
 
 
 def cold_start(runs: int, progress: Progress) -> ColdStart:
     """``runs`` cold starts of each server, interleaved, alternating which starts first."""
+    for server in ("bare", "automium"):
+        ColdStart().start(server)  # warm the page cache and the bytecode caches
     result = ColdStart()
-    for name in ("bare", "automium"):
-        _start(name, ColdStart())  # warm the page cache and the bytecode caches first
     for run in range(runs):
-        for name in sorted(SERVERS, reverse=run % 2 == 1):
-            _start(name, result)
+        for server in sorted(SERVERS, reverse=run % 2 == 1):
+            result.start(server)
         start = time.perf_counter()
         subprocess.run([sys.executable, "-c", "pass"], check=True, env=ENV)
         result.interpreter.append(time.perf_counter() - start)
@@ -78,21 +79,17 @@ class CallLatency:
     rounds: int
     batch: int
     warmup: int
-    tool: defaultdict[str, list[float]] = field(default_factory=_by_server)
-    echo: defaultdict[str, list[float]] = field(default_factory=_by_server)
-    first: dict[str, Reply] = field(default_factory=dict)
+    tool: PerName = field(default_factory=lambda: defaultdict(list))
+    echo: PerName = field(default_factory=lambda: defaultdict(list))
+    first: dict[str, pipe.Reply] = field(default_factory=dict)
     rss_kib: dict[str, int] = field(default_factory=dict)
 
 
 def call_latency(rounds: int, batch: int, warmup: int, progress: Progress) -> CallLatency:
     """``rounds`` x ``batch`` calls per tool on one Automium session, each batch followed
     (or preceded, alternately) by as many bare echo calls with the same arguments."""
-    result = CallLatency(rounds, batch, warmup)
-    inputs = tool_inputs()
-    with (
-        PipeClient(SERVERS["automium"], cwd=str(REPO), env=ENV) as automium,
-        PipeClient(SERVERS["bare"], cwd=str(REPO), env=ENV) as bare,
-    ):
+    result, inputs = CallLatency(rounds, batch, warmup), tool_inputs()
+    with _spawn("automium") as automium, _spawn("bare") as bare:
         for client in (automium, bare):
             client.initialize()
             client.request("tools/list")
