@@ -25,20 +25,20 @@ class Entry:
     output_schema: int
     description: int
 
-
-def entries(tools: list[dict[str, Any]]) -> list[Entry]:
-    """Each tool's entry of a tools/list result's ``tools`` array, largest first."""
-    measured = [
-        Entry(
+    @classmethod
+    def of(cls, tool: dict[str, Any]) -> Entry:
+        return cls(
             name=tool["name"],
             total=len(minified(tool)),
             input_schema=len(minified(tool.get("inputSchema", {}))),
             output_schema=len(minified(tool.get("outputSchema", {}))),
             description=len(tool.get("description", "").encode()),
         )
-        for tool in tools
-    ]
-    return sorted(measured, key=lambda entry: -entry.total)
+
+
+def entries(tools: list[dict[str, Any]]) -> list[Entry]:
+    """Each entry of a tools/list result's ``tools`` array, largest first."""
+    return sorted(map(Entry.of, tools), key=lambda entry: -entry.total)
 
 
 def tools_list(tools: list[dict[str, Any]]) -> int:

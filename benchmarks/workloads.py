@@ -8,7 +8,6 @@ compare_planners over 2 apps x 2 planners x 3 repetitions.
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from automium import corpus
@@ -18,75 +17,56 @@ from automium.mcp_server.demo import ARTIFACT_ENTRIES, FIXTURE, PLANNER
 
 APP = "shop-lite"
 JOURNEY = to_document(corpus.reference_journeys(FIXTURE)[0])
-RUN_SUBMISSION: dict[str, Any] = {
-    "journeyId": JOURNEY["id"],
-    "appId": APP,
-    "fixtureId": FIXTURE,
-    "planner": PLANNER,
-    "environmentProfileId": "desktop-1280x720",
-}
+RUN = {"journeyId": JOURNEY["id"], "appId": APP, "fixtureId": FIXTURE, "planner": PLANNER}
+RUN_SUBMISSION: dict[str, Any] = {**RUN, "environmentProfileId": "desktop-1280x720"}
+ARTIFACT_ROOT = "artifacts/shop-lite/returning-buyer"
 
 
 def tool_inputs() -> dict[str, dict[str, Any]]:
     """One typical input per tool; the run ids come from the modeled run (deterministic)."""
     run = to_document(BY_NAME["automium_create_run_submission"].run(RUN_SUBMISSION))
+    run_id, ref = run["runId"], run["artifactManifestRef"]
+    replay = {"runId": run_id, "verdict": "failed", "retryCount": 1, "artifactManifestRef": ref}
+    manifest = {"runId": run_id, "root": ARTIFACT_ROOT, "entries": ARTIFACT_ENTRIES}
     return {
         "automium_list_apps": {},
         "automium_list_fixtures": {"appId": APP},
         "automium_compile_journey": JOURNEY,
         "automium_create_run_submission": RUN_SUBMISSION,
-        "automium_get_replay_summary": {
-            "runId": run["runId"],
-            "verdict": "failed",
-            "retryCount": 1,
-            "artifactManifestRef": run["artifactManifestRef"],
-        },
-        "automium_get_artifact_manifest": {
-            "runId": run["runId"],
-            "root": "artifacts/shop-lite/returning-buyer",
-            "entries": ARTIFACT_ENTRIES,
-        },
+        "automium_get_replay_summary": replay,
+        "automium_get_artifact_manifest": manifest,
         "automium_compare_planners": compare_input(2, 2, 3),
     }
 
 
+_MODELS = (("anthropic", "claude-sonnet-4"), ("openai", "gpt-5"), ("local", "llama-70b"))
+
+
 def compare_input(apps: int, planners: int, repetitions: int) -> dict[str, Any]:
     """A compare_planners request over the first ``apps`` corpus apps, shop-lite first."""
-    app_ids = [APP, *(app for app in corpus.app_ids() if app != APP)]
-    models = itertools.cycle(
-        [("anthropic", "claude-sonnet-4"), ("openai", "gpt-5"), ("local", "llama-70b")]
-    )
+    app_ids = [APP, *(app for app in corpus.app_ids() if app != APP)][:apps]
+    models = [_MODELS[i % len(_MODELS)] for i in range(planners)]
     return {
         "corpusVersion": corpus.app_catalog().corpus_version,
-        "appIds": app_ids[:apps],
+        "appIds": app_ids,
         "planners": [
             {"id": f"planner-{i}", "vendor": vendor, "model": model}
-            for i, (vendor, model) in zip(range(planners), models, strict=False)
+            for i, (vendor, model) in enumerate(models)
         ],
         "repetitions": repetitions,
     }
 
 
-# Growth points, from one trial's worth of work up to the input's limits.
+# Growth points (apps, planners, repetitions): from one trial up to the input's limits.
+_COMPARE_SIZES = ((1, 1, 1), (1, 1, 10), (2, 2, 10), (5, 8, 1), (5, 8, 10), (5, 8, 50), (5, 8, 100))
 COMPARE_CASES = {
-    f"{apps} app x {planners} planner x {repetitions} rep": compare_input(
-        apps, planners, repetitions
-    )
-    for apps, planners, repetitions in (
-        (1, 1, 1),
-        (1, 1, 10),
-        (2, 2, 10),
-        (5, 8, 1),
-        (5, 8, 10),
-        (5, 8, 50),
-        (5, 8, 100),
-    )
+    f"{a} app x {p} planner x {n} rep": compare_input(a, p, n) for a, p, n in _COMPARE_SIZES
 }
 
 _BUTTON = {"role": "button", "name": "Add to cart"}
 _ROUTES = ("home", "search", "product", "cart", "checkout", "orders")
 # One step of each shape, cycled through: ten steps use nine intents (click twice).
-_STEP_SHAPES: tuple[dict[str, Any], ...] = (
+_STEPS: tuple[dict[str, Any], ...] = (
     {"intent": "navigate", "route": "home"},
     {"intent": "click", "target": _BUTTON},
     {"intent": "fill", "target": {"role": "textbox", "name": "Search"}, "value": "mug"},
@@ -102,30 +82,26 @@ _STEP_SHAPES: tuple[dict[str, Any], ...] = (
 
 def generated_journey(steps: int) -> dict[str, Any]:
     """A valid shop-lite journey of ``steps`` steps (unique ids, mixed intents, routes
-    varied) with 3 assertions, on the reference journey's fixture and recovery."""
-    body = [{"id": f"s{i:04d}", **_STEP_SHAPES[i % len(_STEP_SHAPES)]} for i in range(steps)]
+    varied) and 3 assertions, on the reference journey's fixture and recovery."""
+    body = [{"id": f"s{i:04d}", **_STEPS[i % len(_STEPS)]} for i in range(steps)]
     for i, step in enumerate(body):
         if step["intent"] == "navigate":
-            step["route"] = _ROUTES[(i // len(_STEP_SHAPES)) % len(_ROUTES)]
+            step["route"] = _ROUTES[(i // len(_STEPS)) % len(_ROUTES)]
     first, last = body[0]["id"], body[-1]["id"]
     heading, total = {"role": "heading", "name": "Cart"}, {"role": "status", "name": "Total"}
-    return {
-        **JOURNEY,
-        "id": f"shop-lite.generated-{steps}",
-        "goal": f"A generated journey of {steps} steps",
-        "steps": body,
-        "assertions": [
-            {"id": "a-route", "kind": "route_is", "route": "home", "afterStep": first},
-            {"id": "a-visible", "kind": "visible", "target": heading, "afterStep": last},
-            {
-                "id": "a-text",
-                "kind": "text_contains",
-                "target": total,
-                "expected": "Total",
-                "afterStep": last,
-            },
-        ],
-    }
+    assertions = [
+        {"id": "a-route", "kind": "route_is", "route": "home", "afterStep": first},
+        {"id": "a-visible", "kind": "visible", "target": heading, "afterStep": last},
+        {
+            "id": "a-text",
+            "kind": "text_contains",
+            "target": total,
+            "expected": "Total",
+            "afterStep": last,
+        },
+    ]
+    name, goal = f"shop-lite.generated-{steps}", f"A generated journey of {steps} steps"
+    return {**JOURNEY, "id": name, "goal": goal, "steps": body, "assertions": assertions}
 
 
 JOURNEY_CASES = {f"{n} steps, 3 assertions": generated_journey(n) for n in (10, 100, 1000)}
