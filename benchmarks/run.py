@@ -21,13 +21,11 @@ from pathlib import Path
 from benchmarks import scaling, stdio_bench, workloads
 from benchmarks.results import Results, render
 
-DEFAULT_OUTPUT = Path(__file__).resolve().parent / "RESULTS.md"
-
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     cold_runs: int  # cold starts per server
-    rounds: int  # batches per tool
+    rounds: int  # batches of calls per tool
     batch: int  # calls per batch
     warmup: int  # calls per tool before the batches
     point_budget_s: float  # time spent repeating each growth point
@@ -41,81 +39,59 @@ def _progress(message: str) -> None:
     print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError:
-        return ""
+def _load() -> str:
+    return " ".join(f"{load:.2f}" for load in os.getloadavg())
 
 
-def _machine() -> dict[str, str]:
-    models = [ln for ln in _read("/proc/cpuinfo").splitlines() if ln.startswith("model name")]
-    cpu = models[0].split(":", 1)[1].strip() if models else platform.processor() or "unknown"
-    return {
-        "CPU": f"{cpu}, {len(os.sched_getaffinity(0))} cores available",
-        "Python": platform.python_version(),
-        "mcp (SDK)": metadata.version("mcp"),
-        "platform": platform.platform(),
-    }
-
-
-def _loadavg() -> str:
-    """The 1-, 5- and 15-minute load averages (other work on the machine skews timings)."""
-    return " ".join(_read("/proc/loadavg").split()[:3]) or "unknown"
-
-
-def measure(settings: Settings, command: str) -> Results:
-    s, started, load, clock = (
-        settings,
-        datetime.datetime.now(datetime.UTC),
-        _loadavg(),
-        time.perf_counter(),
+def _machine(load_before: str) -> str:
+    """The CPU, the versions, and the load averages (other work on it skews timings)."""
+    with open("/proc/cpuinfo", encoding="utf-8") as info:
+        cpu = next((ln.split(":")[1].strip() for ln in info if ln.startswith("model name")), "?")
+    cores, mcp = len(os.sched_getaffinity(0)), metadata.version("mcp")
+    return (
+        f"{cpu}, {cores} cores; Python {platform.python_version()}, mcp {mcp}; "
+        f"{platform.platform()}; load average (1, 5, 15 min) {load_before} before the run, "
+        f"{_load()} after"
     )
+
+
+def measure(s: Settings, command: str) -> Results:
+    started, load, clock = datetime.datetime.now(datetime.UTC), _load(), time.perf_counter()
     _progress(f"cold start: {s.cold_runs} runs per server, interleaved")
     cold = stdio_bench.cold_start(s.cold_runs, _progress)
     _progress(f"per-call latency: {s.rounds * s.batch} calls per tool, batches of {s.batch}")
     calls = stdio_bench.call_latency(s.rounds, s.batch, s.warmup, _progress)
     _progress("in-process growth")
+    budget = s.point_budget_s
     compare = scaling.points(
-        "automium_compare_planners",
-        workloads.COMPARE_CASES,
-        "trialCount",
-        s.point_budget_s,
-        _progress,
+        "automium_compare_planners", workloads.COMPARE_CASES, "trialCount", budget, _progress
     )
-    compile_points = scaling.points(
-        "automium_compile_journey",
-        workloads.JOURNEY_CASES,
-        "stepCount",
-        s.point_budget_s,
-        _progress,
+    compile_ = scaling.points(
+        "automium_compile_journey", workloads.JOURNEY_CASES, "stepCount", budget, _progress
     )
     return Results(
         started=started.astimezone(),
         command=command,
-        machine=_machine(),
-        load=(load, _loadavg()),
+        machine=_machine(load),
         wall_s=time.perf_counter() - clock,
         cold=cold,
         calls=calls,
         compare=compare,
-        compile=compile_points,
+        compile=compile_,
     )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="tiny counts: a smoke run")
     parser.add_argument(
-        "--quick", action="store_true", help="a smoke run with tiny counts (numbers are noise)"
+        "--output", type=Path, default=Path(__file__).parent / "RESULTS.md", help="the report"
     )
-    parser.add_argument(
-        "--output", type=Path, default=DEFAULT_OUTPUT, help="where to write the Markdown report"
-    )
-    args = parser.parse_args(argv)
-    python = Path(sys.executable)
-    if python.is_relative_to(stdio_bench.REPO):
+    argv = sys.argv[1:] if argv is None else argv
+    args, python = parser.parse_args(argv), Path(sys.executable)
+    if python.is_relative_to(stdio_bench.REPO):  # the command as run from the repository
         python = python.relative_to(stdio_bench.REPO)
-    command = shlex.join([str(python), "-m", "benchmarks.run", *sys.argv[1:]])
+    command = shlex.join([str(python), "-m", "benchmarks.run", *argv])
     results = measure(QUICK if args.quick else FULL, command)
     args.output.write_text(render(results), encoding="utf-8")
     _progress(f"wrote {args.output} in {results.wall_s:.0f} s")

@@ -29,7 +29,7 @@ SERVERS = {
 # As installed, a server has bytecode caches: let the warm-up runs write them.
 ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 Progress = Callable[[str], None]
-PerName = defaultdict[str, list[float]]
+Samples = defaultdict[str, list[float]]  # seconds (or KiB) per server or per tool
 
 
 def _spawn(server: str) -> AbstractContextManager[pipe.PipeClient]:
@@ -41,9 +41,9 @@ class ColdStart:
     """Per server: seconds from spawn to the initialize and the tools/list responses, the
     VmHWM after tools/list and the listed tools; and ``python -c pass``, the floor."""
 
-    to_initialize: PerName = field(default_factory=lambda: defaultdict(list))
-    to_tools_list: PerName = field(default_factory=lambda: defaultdict(list))
-    rss_kib: PerName = field(default_factory=lambda: defaultdict(list))
+    to_initialize: Samples = field(default_factory=lambda: defaultdict(list))
+    to_tools_list: Samples = field(default_factory=lambda: defaultdict(list))
+    rss_kib: Samples = field(default_factory=lambda: defaultdict(list))
     tools: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     interpreter: list[float] = field(default_factory=list)
 
@@ -79,8 +79,8 @@ class CallLatency:
     rounds: int
     batch: int
     warmup: int
-    tool: PerName = field(default_factory=lambda: defaultdict(list))
-    echo: PerName = field(default_factory=lambda: defaultdict(list))
+    tool: Samples = field(default_factory=lambda: defaultdict(list))
+    echo: Samples = field(default_factory=lambda: defaultdict(list))
     first: dict[str, pipe.Reply] = field(default_factory=dict)
     rss_kib: dict[str, int] = field(default_factory=dict)
 
@@ -94,7 +94,9 @@ def call_latency(rounds: int, batch: int, warmup: int, progress: Progress) -> Ca
             client.initialize()
             client.request("tools/list")
         for name, arguments in inputs.items():
-            result.first[name] = automium.call_tool(name, arguments)
+            first = result.first[name] = automium.call_tool(name, arguments)
+            if first.result.get("isError"):  # a refusal would measure the error path
+                raise RuntimeError(f"{name} refused its typical input: {first.raw[:500]!r}")
             for _ in range(warmup):
                 automium.call_tool(name, arguments)
                 bare.call_tool("echo", arguments)
