@@ -1,5 +1,4 @@
-"""Automium's performance harness: ``python -m benchmarks.run`` (``make bench``).
+"""Automium's performance harness, side by side with a bare MCP server on the same SDK.
 
-Everything is measured side by side with a bare MCP server on the same SDK
-(:mod:`benchmarks.bare_server`) and reported as ratios; see ``benchmarks/README.md``.
+Run it with ``python -m benchmarks.run`` (``make bench``); see ``benchmarks/README.md``.
 """

@@ -1,8 +1,8 @@
 """The baseline: a bare low-level MCP server on the same SDK with one ``echo`` tool.
 
 It does what every server on this SDK must do (import it, handshake, list tools, answer a
-call with text and structured content) and nothing else, so Automium's numbers can be read
-as ratios against it. Run it by path: ``python benchmarks/bare_server.py`` (stdio).
+call with text and structured content) and nothing else, so Automium's numbers read as
+ratios against it. Run it by path: ``python benchmarks/bare_server.py`` (stdio).
 """
 
 from __future__ import annotations
@@ -15,19 +15,16 @@ from mcp import types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 
+
+def _object(description: str) -> dict[str, Any]:
+    return {"type": "object", "description": description, "additionalProperties": True}
+
+
 ECHO = types.Tool(
     name="echo",
     description="Echo the arguments back, as text and as structured content.",
-    input_schema={
-        "type": "object",
-        "description": "Any JSON object; it is returned unchanged.",
-        "additionalProperties": True,
-    },
-    output_schema={
-        "type": "object",
-        "description": "The arguments, unchanged.",
-        "additionalProperties": True,
-    },
+    input_schema=_object("Any JSON object; it is returned unchanged."),
+    output_schema=_object("The arguments, unchanged."),
 )
 
 

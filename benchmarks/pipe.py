@@ -8,114 +8,69 @@ is a few microseconds and identical for every server it drives.
 from __future__ import annotations
 
 import json
-import os
-import selectors
 import subprocess
-import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Any
 
 PROTOCOL_VERSION = "2025-11-25"
-_TIMEOUT_S = 60.0
-_CHUNK = 1 << 16
-
-
-class PipeError(RuntimeError):
-    """The server died, timed out or answered with something unexpected."""
 
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """One response: its decoded message, its raw line and how long it took (seconds)."""
+    """One response: its result, its raw line and how long it took (seconds)."""
 
-    message: dict[str, Any]
+    result: dict[str, Any]
     raw: bytes
     seconds: float
 
-    @property
-    def result(self) -> dict[str, Any]:
-        if "result" not in self.message:
-            raise PipeError(f"not a result: {self.raw[:300]!r}")
-        result: dict[str, Any] = self.message["result"]
-        return result
+
+@contextmanager
+def spawn(argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> Iterator[PipeClient]:
+    """Start a server (its stderr goes to ours) and close its stdin at the end (EOF)."""
+    started = time.perf_counter()
+    pipe = subprocess.PIPE
+    with subprocess.Popen(argv, stdin=pipe, stdout=pipe, cwd=cwd, env=env) as process:
+        assert process.stdin is not None
+        assert process.stdout is not None
+        yield PipeClient(process.pid, process.stdin, process.stdout, started)
 
 
 class PipeClient:
-    """One server process and a JSON-RPC session with it (handshake era, 2025-11-25)."""
+    """A JSON-RPC session with one server process (handshake era, 2025-11-25)."""
 
-    def __init__(self, argv: Sequence[str], cwd: str | None = None) -> None:
-        self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
-        self.started = time.perf_counter()
-        self.process = subprocess.Popen(
-            list(argv),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
-            cwd=cwd,
-            bufsize=0,
-        )
-        if self.process.stdin is None or self.process.stdout is None:  # pragma: no cover
-            raise PipeError("Popen gave no pipes")
-        self._in = self.process.stdin
-        self._out_fd = self.process.stdout.fileno()
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._out_fd, selectors.EVENT_READ)
-        self._buffer = b""
-        self._next_id = 0
+    def __init__(self, pid: int, stdin: IO[bytes], stdout: IO[bytes], started: float) -> None:
+        self.pid, self.started = pid, started
+        self._in, self._out, self._next_id = stdin, stdout, 0
 
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    def _read_line(self, deadline: float) -> bytes:
-        while True:
-            newline = self._buffer.find(b"\n")
-            if newline >= 0:
-                line, self._buffer = self._buffer[:newline], self._buffer[newline + 1 :]
-                return line
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0 or not self._selector.select(remaining):
-                raise PipeError(f"no response within {_TIMEOUT_S:.0f}s; {self.stderr_tail()}")
-            chunk = os.read(self._out_fd, _CHUNK)
-            if not chunk:
-                raise PipeError(f"server closed stdout; {self.stderr_tail()}")
-            self._buffer += chunk
+    def _send(self, message: dict[str, Any]) -> None:
+        line = json.dumps({"jsonrpc": "2.0", **message}, separators=(",", ":"))
+        self._in.write(line.encode() + b"\n")
+        self._in.flush()
 
     def request(self, method: str, params: dict[str, Any] | None = None) -> Reply:
-        """Send a request and wait for its response; the clock covers write → full line."""
+        """Send a request and wait for its result; the clock covers write → full line."""
         self._next_id += 1
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
-        if params is not None:
-            message["params"] = params
-        data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
         start = time.perf_counter()
-        self._in.write(data)
-        deadline = start + _TIMEOUT_S
+        self._send({"id": self._next_id, "method": method, "params": params or {}})
         while True:
-            line = self._read_line(deadline)
+            line = self._out.readline()
             seconds = time.perf_counter() - start
-            reply: dict[str, Any] = json.loads(line)
-            if reply.get("id") == self._next_id:
-                return Reply(reply, line, seconds)
-            # A notification or a server request: not ours; keep reading.
+            if not line:
+                raise RuntimeError(f"the server closed stdout before answering {method}")
+            message: dict[str, Any] = json.loads(line)
+            if message.get("id") == self._next_id:  # else a notification: keep reading
+                if "result" not in message:
+                    raise RuntimeError(f"not a result: {line[:300]!r}")
+                return Reply(message["result"], line.rstrip(b"\n"), seconds)
 
-    def notify(self, method: str) -> None:
-        message = {"jsonrpc": "2.0", "method": method}
-        self._in.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-
-    def initialize(self) -> Reply:
-        reply = self.request(
-            "initialize",
-            {
-                "protocolVersion": PROTOCOL_VERSION,
-                "capabilities": {},
-                "clientInfo": {"name": "automium-bench", "version": "0"},
-            },
-        )
-        self.notify("notifications/initialized")
-        return reply
+    def initialize(self) -> None:
+        client = {"name": "automium-bench", "version": "0"}
+        params = {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": client}
+        self.request("initialize", params)
+        self._send({"method": "notifications/initialized"})
 
     def call_tool(self, name: str, arguments: dict[str, Any]) -> Reply:
         return self.request("tools/call", {"name": name, "arguments": arguments})
@@ -124,34 +79,6 @@ class PipeClient:
         """``VmHWM`` (peak resident set) of the server process, in KiB; 0 if unknown."""
         try:
             with open(f"/proc/{self.pid}/status", encoding="ascii") as status:
-                for line in status:
-                    if line.startswith("VmHWM:"):
-                        return int(line.split()[1])
+                return next((int(ln.split()[1]) for ln in status if ln.startswith("VmHWM:")), 0)
         except OSError:
-            pass
-        return 0
-
-    def stderr_tail(self) -> str:
-        self._stderr.seek(0)
-        tail = self._stderr.read()[-800:].decode(errors="replace")
-        return f"server stderr: {tail or '(empty)'}"
-
-    def close(self) -> None:
-        """EOF on stdin (only after every response arrived), then wait for the exit."""
-        self._selector.close()
-        try:
-            self._in.close()
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        finally:
-            if self.process.stdout is not None:
-                self.process.stdout.close()
-            self._stderr.close()
-
-    def __enter__(self) -> PipeClient:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.close()
+            return 0

@@ -1,142 +1,98 @@
 """``python -m benchmarks.run`` (``make bench``): measure everything, write RESULTS.md.
 
-Order of work: stdio cold starts (interleaved), stdio per-call latency (interleaved per
-batch), in-process growth of compare_planners and compile_journey, then the profiles
-that explain the numbers. Progress goes to stderr; the report goes to ``--output``.
+Order of work: stdio cold starts (interleaved run by run), stdio per-call latency
+(interleaved batch by batch), then the in-process growth of compare_planners and
+compile_journey. Progress goes to stderr; the report goes to ``--output``.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import os
+import platform
 import shlex
 import sys
 import time
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
-from benchmarks import profiling, scaling, stdio_bench
-from benchmarks.measure import Machine, loadavg, machine
-from benchmarks.report import render
-
-DEFAULT_OUTPUT = Path(__file__).resolve().parent / "RESULTS.md"
+from benchmarks import scaling, stdio_bench, workloads
+from benchmarks.results import Results, render
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    cold_runs: int
-    rounds: int
-    batch: int
-    warmup: int
-    point_budget_s: float
-    profile_budget_s: float
-    import_runs: int
-    phase_runs: int
+    cold_runs: int  # cold starts per server
+    rounds: int  # batches of calls per tool
+    batch: int  # calls per batch
+    warmup: int  # calls per tool before the batches
+    point_budget_s: float  # time spent repeating each growth point
 
 
-FULL = Settings(
-    cold_runs=30,
-    rounds=16,
-    batch=25,
-    warmup=20,
-    point_budget_s=1.0,
-    profile_budget_s=0.5,
-    import_runs=3,
-    phase_runs=5,
-)
-QUICK = Settings(
-    cold_runs=3,
-    rounds=2,
-    batch=10,
-    warmup=3,
-    point_budget_s=0.1,
-    profile_budget_s=0.05,
-    import_runs=1,
-    phase_runs=1,
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Results:
-    machine: Machine
-    started: datetime.datetime
-    command: str
-    settings: Settings
-    cold: stdio_bench.ColdStart
-    calls: stdio_bench.CallLatency
-    compare: list[scaling.Point]
-    compile: list[scaling.Point]
-    imports: profiling.ImportBreakdown
-    phases: dict[str, float]
-    interpreter_ms: float
-    cold_profile: profiling.ColdProfile
-    stages: dict[str, dict[str, float]]
-    profiles: dict[str, profiling.Profile]
-    wall_s: float
-    load: tuple[str, str]  # load averages before and after the run
+FULL = Settings(cold_runs=30, rounds=16, batch=25, warmup=20, point_budget_s=1.0)
+QUICK = Settings(cold_runs=3, rounds=2, batch=10, warmup=3, point_budget_s=0.1)
 
 
 def _progress(message: str) -> None:
     print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
-def _python() -> str:
-    executable = Path(sys.executable)
-    if executable.is_relative_to(stdio_bench.REPO):
-        return str(executable.relative_to(stdio_bench.REPO))
-    return str(executable)
+def _load() -> str:
+    return " ".join(f"{load:.2f}" for load in os.getloadavg())
 
 
-def measure(settings: Settings) -> Results:
-    started = datetime.datetime.now(datetime.UTC).astimezone()
-    load_before = loadavg()
-    clock = time.perf_counter()
-    _progress(f"cold start: {settings.cold_runs} runs per server, interleaved")
-    cold = stdio_bench.cold_start(settings.cold_runs, _progress)
-    calls_per_tool = settings.rounds * settings.batch
-    _progress(f"per-call latency: {calls_per_tool} calls per tool, batches of {settings.batch}")
-    calls = stdio_bench.call_latency(settings.rounds, settings.batch, settings.warmup, _progress)
+def _machine(load_before: str) -> str:
+    """The CPU, the versions, and the load averages (other work on it skews timings)."""
+    with open("/proc/cpuinfo", encoding="utf-8") as info:
+        cpu = next((ln.split(":")[1].strip() for ln in info if ln.startswith("model name")), "?")
+    cores, mcp = len(os.sched_getaffinity(0)), metadata.version("mcp")
+    return (
+        f"{cpu}, {cores} cores; Python {platform.python_version()}, mcp {mcp}; "
+        f"{platform.platform()}; load average (1, 5, 15 min) {load_before} before the run, "
+        f"{_load()} after"
+    )
+
+
+def measure(s: Settings, command: str) -> Results:
+    started, load, clock = datetime.datetime.now(datetime.UTC), _load(), time.perf_counter()
+    _progress(f"cold start: {s.cold_runs} runs per server, interleaved")
+    cold = stdio_bench.cold_start(s.cold_runs, _progress)
+    _progress(f"per-call latency: {s.rounds * s.batch} calls per tool, batches of {s.batch}")
+    calls = stdio_bench.call_latency(s.rounds, s.batch, s.warmup, _progress)
     _progress("in-process growth")
-    compare = scaling.compare_scaling(_progress, settings.point_budget_s)
-    compile_points = scaling.compile_scaling(_progress, settings.point_budget_s)
-    _progress("where the time goes: -X importtime, phases, cProfile")
-    imports = profiling.import_breakdown(settings.import_runs)
-    phases = profiling.startup_phases(settings.phase_runs)
-    interpreter_ms = profiling.interpreter_start(settings.phase_runs)
-    cold_profile = profiling.cold_start_profile()
-    inputs = calls.inputs
-    stages = profiling.tool_stages(inputs, max(5, settings.rounds * 2))
-    profiles = profiling.tool_profiles(inputs, settings.profile_budget_s, _progress)
+    budget = s.point_budget_s
+    compare = scaling.points(
+        "automium_compare_planners", workloads.COMPARE_CASES, "trialCount", budget, _progress
+    )
+    compile_ = scaling.points(
+        "automium_compile_journey", workloads.JOURNEY_CASES, "stepCount", budget, _progress
+    )
     return Results(
-        machine=machine(),
-        started=started,
-        command=shlex.join([_python(), "-m", "benchmarks.run", *sys.argv[1:]]),
-        settings=settings,
+        started=started.astimezone(),
+        command=command,
+        machine=_machine(load),
+        wall_s=time.perf_counter() - clock,
         cold=cold,
         calls=calls,
         compare=compare,
-        compile=compile_points,
-        imports=imports,
-        phases=phases,
-        interpreter_ms=interpreter_ms,
-        cold_profile=cold_profile,
-        stages=stages,
-        profiles=profiles,
-        wall_s=time.perf_counter() - clock,
-        load=(load_before, loadavg()),
+        compile=compile_,
     )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="tiny counts: a smoke run")
     parser.add_argument(
-        "--quick", action="store_true", help="a smoke run with tiny counts (numbers are noise)"
+        "--output", type=Path, default=Path(__file__).parent / "RESULTS.md", help="the report"
     )
-    parser.add_argument(
-        "--output", type=Path, default=DEFAULT_OUTPUT, help="where to write the Markdown report"
-    )
-    args = parser.parse_args(argv)
-    results = measure(QUICK if args.quick else FULL)
+    argv = sys.argv[1:] if argv is None else argv
+    args, python = parser.parse_args(argv), Path(sys.executable)
+    if python.is_relative_to(stdio_bench.REPO):  # the command as run from the repository
+        python = python.relative_to(stdio_bench.REPO)
+    command = shlex.join([str(python), "-m", "benchmarks.run", *argv])
+    results = measure(QUICK if args.quick else FULL, command)
     args.output.write_text(render(results), encoding="utf-8")
     _progress(f"wrote {args.output} in {results.wall_s:.0f} s")
     return 0

@@ -1,4 +1,4 @@
-"""Automium vs the bare server over real stdio: cold start, per-call latency, RSS, payload.
+"""Automium vs the bare server over real stdio: cold start, per-call latency, peak RSS.
 
 Both servers are driven by the same raw pipe client, interleaved run by run (cold start)
 or batch by batch (calls), alternating which goes first, so drift on the machine (another
@@ -7,141 +7,106 @@ process, a CPU frequency change) lands on both sides of every ratio.
 
 from __future__ import annotations
 
-import json
+import os
+import subprocess
 import sys
 import time
+from collections import defaultdict
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.pipe import PipeClient
-from benchmarks.workloads import RUN_SUBMISSION, tool_inputs
+from benchmarks import pipe
+from benchmarks.workloads import tool_inputs
 
 REPO = Path(__file__).resolve().parent.parent
-AUTOMIUM_ARGV = (sys.executable, "-m", "automium.mcp_server")
-BARE_ARGV = (sys.executable, str(REPO / "benchmarks" / "bare_server.py"))
-SERVERS: dict[str, tuple[str, ...]] = {"automium": AUTOMIUM_ARGV, "bare": BARE_ARGV}
-
+SERVERS = {
+    "automium": (sys.executable, "-m", "automium.mcp_server"),
+    "bare": (sys.executable, str(REPO / "benchmarks" / "bare_server.py")),
+}
+# As installed, a server has bytecode caches: let the warm-up runs write them.
+ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 Progress = Callable[[str], None]
+Samples = defaultdict[str, list[float]]  # seconds (or KiB) per server or per tool
 
 
-def _minified(value: Any) -> bytes:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+def _spawn(server: str) -> AbstractContextManager[pipe.PipeClient]:
+    return pipe.spawn(SERVERS[server], cwd=str(REPO), env=ENV)
 
 
 @dataclass
 class ColdStart:
-    """Per server: spawn → initialize response, spawn → tools/list response, VmHWM."""
+    """Per server: seconds from spawn to the initialize and the tools/list responses, the
+    VmHWM after tools/list and the listed tools; and ``python -c pass``, the floor."""
 
-    to_initialize: dict[str, list[float]] = field(default_factory=dict)
-    to_tools_list: dict[str, list[float]] = field(default_factory=dict)
-    rss_kib: dict[str, list[int]] = field(default_factory=dict)
+    to_initialize: Samples = field(default_factory=lambda: defaultdict(list))
+    to_tools_list: Samples = field(default_factory=lambda: defaultdict(list))
+    rss_kib: Samples = field(default_factory=lambda: defaultdict(list))
     tools: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    interpreter: list[float] = field(default_factory=list)
 
-
-def _one_cold_start(name: str, result: ColdStart) -> None:
-    with PipeClient(SERVERS[name], cwd=str(REPO)) as client:
-        client.initialize()
-        initialized = time.perf_counter()
-        listed = client.request("tools/list")
-        listed_at = time.perf_counter()
-        result.to_initialize.setdefault(name, []).append(initialized - client.started)
-        result.to_tools_list.setdefault(name, []).append(listed_at - client.started)
-        result.rss_kib.setdefault(name, []).append(client.peak_rss_kib())
-        result.tools[name] = listed.result["tools"]
+    def start(self, server: str) -> None:
+        with _spawn(server) as client:
+            client.initialize()
+            self.to_initialize[server].append(time.perf_counter() - client.started)
+            self.tools[server] = client.request("tools/list").result["tools"]
+            self.to_tools_list[server].append(time.perf_counter() - client.started)
+            self.rss_kib[server].append(client.peak_rss_kib())
 
 
 def cold_start(runs: int, progress: Progress) -> ColdStart:
     """``runs`` cold starts of each server, interleaved, alternating which starts first."""
+    for server in ("bare", "automium"):
+        ColdStart().start(server)  # warm the page cache and the bytecode caches
     result = ColdStart()
-    _one_cold_start("bare", ColdStart())  # warm the page cache and .pyc files first
-    _one_cold_start("automium", ColdStart())
     for run in range(runs):
-        order = ("automium", "bare") if run % 2 == 0 else ("bare", "automium")
-        for name in order:
-            _one_cold_start(name, result)
+        for server in sorted(SERVERS, reverse=run % 2 == 1):
+            result.start(server)
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True, env=ENV)
+        result.interpreter.append(time.perf_counter() - start)
         progress(f"cold start {run + 1}/{runs}")
     return result
 
 
 @dataclass
 class CallLatency:
-    """Per Automium tool: its latencies and the bare echo's, sampled in alternating batches."""
+    """Per Automium tool: its latencies and the bare echo's with the same arguments, in
+    alternating batches after ``warmup`` calls each, and the tool's first reply."""
 
-    tool: dict[str, list[float]] = field(default_factory=dict)
-    echo: dict[str, list[float]] = field(default_factory=dict)
-    first_call: dict[str, float] = field(default_factory=dict)
-    response_bytes: dict[str, int] = field(default_factory=dict)
-    errors: dict[str, str] = field(default_factory=dict)
+    rounds: int
+    batch: int
+    warmup: int
+    tool: Samples = field(default_factory=lambda: defaultdict(list))
+    echo: Samples = field(default_factory=lambda: defaultdict(list))
+    first: dict[str, pipe.Reply] = field(default_factory=dict)
     rss_kib: dict[str, int] = field(default_factory=dict)
-    inputs: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-
-def _run_ids(client: PipeClient) -> tuple[str, str, float]:
-    reply = client.call_tool("automium_create_run_submission", RUN_SUBMISSION)
-    document = reply.result.get("structuredContent", {})
-    return document.get("runId", "run-0"), document.get("artifactManifestRef", ""), reply.seconds
 
 
 def call_latency(rounds: int, batch: int, warmup: int, progress: Progress) -> CallLatency:
     """``rounds`` x ``batch`` calls per tool on one Automium session, each batch followed
     (or preceded, alternately) by as many bare echo calls with the same arguments."""
-    result = CallLatency()
-    with (
-        PipeClient(AUTOMIUM_ARGV, cwd=str(REPO)) as automium,
-        PipeClient(BARE_ARGV, cwd=str(REPO)) as bare,
-    ):
+    result, inputs = CallLatency(rounds, batch, warmup), tool_inputs()
+    with _spawn("automium") as automium, _spawn("bare") as bare:
         for client in (automium, bare):
             client.initialize()
             client.request("tools/list")
-        run_id, manifest_ref, first = _run_ids(automium)
-        result.first_call["automium_create_run_submission"] = first
-        inputs = result.inputs = tool_inputs(run_id, manifest_ref)
         for name, arguments in inputs.items():
-            reply = automium.call_tool(name, arguments)
-            result.first_call.setdefault(name, reply.seconds)
-            result.response_bytes[name] = len(reply.raw)
-            if reply.result.get("isError"):
-                result.errors[name] = reply.raw[:300].decode(errors="replace")
+            first = result.first[name] = automium.call_tool(name, arguments)
+            if first.result.get("isError"):  # a refusal would measure the error path
+                raise RuntimeError(f"{name} refused its typical input: {first.raw[:500]!r}")
             for _ in range(warmup):
                 automium.call_tool(name, arguments)
                 bare.call_tool("echo", arguments)
         for round_ in range(rounds):
             for name, arguments in inputs.items():
-                sides: list[tuple[PipeClient, str, dict[str, list[float]]]] = [
-                    (automium, name, result.tool),
-                    (bare, "echo", result.echo),
-                ]
-                if round_ % 2:
-                    sides.reverse()
-                for client, tool, samples in sides:
-                    bucket = samples.setdefault(name, [])
-                    for _ in range(batch):
-                        bucket.append(client.call_tool(tool, arguments).seconds)
+                sides = [(automium, name, result.tool), (bare, "echo", result.echo)]
+                for client, tool, samples in sides[:: -1 if round_ % 2 else 1]:
+                    samples[name] += [
+                        client.call_tool(tool, arguments).seconds for _ in range(batch)
+                    ]
             progress(f"call latency round {round_ + 1}/{rounds}")
         result.rss_kib = {"automium": automium.peak_rss_kib(), "bare": bare.peak_rss_kib()}
     return result
-
-
-@dataclass(frozen=True, slots=True)
-class Payload:
-    """The minified ``tools`` array of a tools/list result."""
-
-    total: int
-    per_tool: dict[str, int]
-
-    @property
-    def largest(self) -> tuple[str, int]:
-        return max(self.per_tool.items(), key=lambda item: item[1])
-
-    @property
-    def per_tool_mean(self) -> float:
-        return self.total / len(self.per_tool) if self.per_tool else 0.0
-
-
-def payload(tools: list[dict[str, Any]]) -> Payload:
-    return Payload(
-        total=len(_minified(tools)),
-        per_tool={tool["name"]: len(_minified(tool)) for tool in tools},
-    )
