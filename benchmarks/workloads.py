@@ -63,40 +63,45 @@ COMPARE_CASES = {
     f"{a} app x {p} planner x {n} rep": compare_input(a, p, n) for a, p, n in _COMPARE_SIZES
 }
 
-_BUTTON = {"role": "button", "name": "Add to cart"}
-_ROUTES = ("home", "search", "product", "cart", "checkout", "orders")
-# One step of each shape, cycled through: ten steps use nine intents (click twice).
+_ADD = {"role": "button", "name": "Add to cart", "nth": 0}
+# Ten steps that are valid on the returning buyer's pages, cycled through (nine intents):
+# search from home, add the first result, sort, open the mug and set a quantity.
 _STEPS: tuple[dict[str, Any], ...] = (
     {"intent": "navigate", "route": "home"},
-    {"intent": "click", "target": _BUTTON},
-    {"intent": "fill", "target": {"role": "textbox", "name": "Search"}, "value": "mug"},
+    {"intent": "fill", "target": {"role": "searchbox", "name": "Search"}, "value": "mug"},
     {"intent": "press_key", "key": "Enter"},
-    {"intent": "hover", "target": {**_BUTTON, "nth": 0}},
+    {"intent": "hover", "target": _ADD},
+    {"intent": "click", "target": _ADD},
+    {
+        "intent": "wait_for",
+        "target": {"role": "status", "name": "Cart updates"},
+        "state": "visible",
+    },
+    {
+        "intent": "select_option",
+        "target": {"role": "combobox", "name": "Sort by"},
+        "value": "Price: low to high",
+    },
     {"intent": "scroll", "direction": "down"},
-    {"intent": "click", "target": {"role": "link", "name": "Cart"}},
-    {"intent": "wait_for", "target": _BUTTON, "state": "visible"},
-    {"intent": "select_option", "target": {"role": "combobox", "name": "Quantity"}, "value": "2"},
-    {"intent": "check", "target": {"role": "checkbox", "name": "Gift wrap"}},
+    {"intent": "click", "target": {"role": "link", "name": "Stoneware mug"}},
+    {"intent": "fill", "target": {"role": "spinbutton", "name": "Quantity"}, "value": "2"},
 )
 
 
 def generated_journey(steps: int) -> dict[str, Any]:
-    """A valid shop-lite journey of ``steps`` steps (unique ids, mixed intents, routes
-    varied) and 3 assertions, on the reference journey's fixture and recovery."""
+    """A valid shop-lite journey of ``steps`` steps (a multiple of ten: unique ids, mixed
+    intents, every one checked against its page) and 3 assertions."""
     body = [{"id": f"s{i:04d}", **_STEPS[i % len(_STEPS)]} for i in range(steps)]
-    for i, step in enumerate(body):
-        if step["intent"] == "navigate":
-            step["route"] = _ROUTES[(i // len(_STEPS)) % len(_ROUTES)]
     first, last = body[0]["id"], body[-1]["id"]
-    heading, total = {"role": "heading", "name": "Cart"}, {"role": "status", "name": "Total"}
+    mug = {"role": "heading", "name": "Stoneware mug"}
     assertions = [
         {"id": "a-route", "kind": "route_is", "route": "home", "afterStep": first},
-        {"id": "a-visible", "kind": "visible", "target": heading, "afterStep": last},
+        {"id": "a-visible", "kind": "visible", "target": mug, "afterStep": last},
         {
             "id": "a-text",
             "kind": "text_contains",
-            "target": total,
-            "expected": "Total",
+            "target": mug,
+            "expected": "mug",
             "afterStep": last,
         },
     ]

@@ -16,6 +16,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from automium.corpus.loader import load_corpus
+from automium.corpus.lookup import get_fixture
 
 if TYPE_CHECKING:
     from automium.contracts import ElementModel, Fixture, SemanticNode, SemanticSnapshot
@@ -75,7 +76,13 @@ class Template:
     by_ref: Mapping[str, int]
 
     def view(self, fixture: Fixture, entity: str | None) -> View:
-        """The page ``fixture`` sees, showing entity ``entity`` (``None``: a new or unknown one)."""
+        """The page ``fixture`` sees, showing entity ``entity`` (``None``: a new or unknown one).
+
+        Views are immutable, so each is resolved once (a journey loads a route many times).
+        """
+        return _view(self.app_id, self.route_id, fixture.id, entity)
+
+    def resolve(self, fixture: Fixture, entity: str | None) -> View:
         label = next((e.label for e in fixture.entities if e.id == entity), None)
         present: list[bool] = []
         states: list[frozenset[str]] = []
@@ -172,6 +179,11 @@ _STATE_ORDER = (
     "invalid",
     "readonly",
 )
+
+
+@cache
+def _view(app_id: str, route_id: str, fixture_id: str, entity: str | None) -> View:
+    return page(app_id, route_id).resolve(get_fixture(fixture_id, app_id), entity)
 
 
 @cache

@@ -1,8 +1,9 @@
 """Journey validation and compilation to a graph (the "control plane" of a run).
 
-A journey is checked against its contract and the corpus in one pass
-(:func:`validate_journey`), compiled to an acyclic graph (:func:`compile_journey`,
-:func:`build_graph`) and drawn for humans (:func:`render_mermaid`). Everything here is pure:
+A journey is checked against its contract, the corpus and the pages it goes through in one
+pass (:func:`check_journey`, :func:`validate_journey`), compiled to an acyclic graph
+(:func:`compile_journey`, :func:`build_graph`), drawn for humans (:func:`render_mermaid`)
+and bound to runs by its ref (:func:`journey_ref`). Everything here is pure:
 no I/O, no clock, no randomness, so the same journey always compiles to the same graph.
 """
 

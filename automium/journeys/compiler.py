@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from automium import corpus
-from automium.contracts import Journey, JourneyCompilation, present
-from automium.contracts import Warning as WarningModel
+from automium.contracts import JourneyCompilation
 from automium.errors import AutomiumError
 from automium.journeys.graph import build_graph
 from automium.journeys.mermaid import render_mermaid
 from automium.journeys.refs import journey_ref
 from automium.journeys.validate import check_journey
-from automium.validation import to_model
 
 
 def compile_journey(document: object) -> JourneyCompilation:
@@ -18,19 +18,22 @@ def compile_journey(document: object) -> JourneyCompilation:
     checked = check_journey(document)
     if checked.problems:
         raise AutomiumError(checked.problems)
-    journey = to_model(Journey, document)
-    graph = build_graph(journey)
-    return JourneyCompilation(
-        schema_version="automium.journey-compilation/v1",
-        corpus_version=corpus.CORPUS_VERSION,
-        journey_id=journey.id,
-        journey_ref=journey_ref(journey),
-        valid=True,
-        step_count=len(journey.steps),
-        assertion_count=len(journey.assertions),
-        warnings=[
-            WarningModel(code=w.code, path=w.path, message=w.message) for w in checked.warnings
+    assert isinstance(document, dict)  # the contract accepted it: a journey object
+    graph = build_graph(document)
+    compilation: dict[str, Any] = {
+        "schemaVersion": "automium.journey-compilation/v1",
+        "corpusVersion": corpus.CORPUS_VERSION,
+        "journeyId": document["id"],
+        "journeyRef": journey_ref(document),
+        "valid": True,
+        "stepCount": len(document["steps"]),
+        "assertionCount": len(document["assertions"]),
+        "warnings": [
+            {"code": w.code, "path": w.path, "message": w.message} for w in checked.warnings
         ],
-        graph=graph,
-        **present(mermaid=render_mermaid(graph) if journey.mermaid else None),
-    )
+        "graph": graph,
+    }
+    if document.get("mermaid"):
+        compilation["mermaid"] = render_mermaid(graph)
+    # One validation of the whole document, in pydantic-core: the graph's nodes are many.
+    return JourneyCompilation.model_validate(compilation)

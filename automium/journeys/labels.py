@@ -2,7 +2,9 @@
 
 Labels are for a reviewer skimming a graph or a snapshot diff, so they name the element by
 its accessible name and quote values, cut short: a label must stay within the contract's
-text limit even when a fill value is 2000 characters long.
+text limit even when a fill value is 2000 characters long. A credential shows as its ref
+(a literal never reaches a secret field: compile refuses it). They read the journey
+document (``journey.v1``) as the contract accepted it.
 """
 
 from __future__ import annotations
@@ -11,29 +13,30 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from automium.contracts import SemanticLocator, SnapshotRef
-
 _SHOWN = 60  # characters of a value quoted in a label
 
-
-def step_label(step: Any) -> str:
-    """The label of a step model of ``journey.v1`` (any intent)."""
-    detail = _STEP_DETAILS.get(step.intent, _no_detail)(step)
-    return f"{step.intent} {detail}".rstrip()
+Item = Mapping[str, Any]
 
 
-def assertion_label(assertion: Any) -> str:
-    """The label of an assertion model of ``journey.v1`` (any kind)."""
-    detail = _ASSERTION_DETAILS.get(assertion.kind, _no_detail)(assertion)
-    return f"{assertion.kind} {detail}".rstrip()
+def step_label(step: Item) -> str:
+    """The label of a step of a ``journey.v1`` document (any intent)."""
+    detail = _STEP_DETAILS.get(step["intent"], _no_detail)(step)
+    return f"{step['intent']} {detail}".rstrip()
 
 
-def _target(target: SemanticLocator | SnapshotRef | None) -> str:
-    if isinstance(target, SnapshotRef):
-        return f"ref {target.ref}"
-    if isinstance(target, SemanticLocator):
-        return target.name if target.nth is None else f"{target.name} [{target.nth}]"
-    return ""
+def assertion_label(assertion: Item) -> str:
+    """The label of an assertion of a ``journey.v1`` document (any kind)."""
+    detail = _ASSERTION_DETAILS.get(assertion["kind"], _no_detail)(assertion)
+    return f"{assertion['kind']} {detail}".rstrip()
+
+
+def _target(target: Item | None) -> str:
+    if target is None:
+        return ""
+    if "ref" in target:
+        return f"ref {target['ref']}"
+    nth = target.get("nth")
+    return target["name"] if nth is None else f"{target['name']} [{nth}]"
 
 
 def _quoted(value: object) -> str:
@@ -44,52 +47,56 @@ def _quoted(value: object) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _no_detail(_item: Any) -> str:
+def _no_detail(_item: Item) -> str:
     return ""
 
 
-def _on(item: Any) -> str:
-    return _target(item.target)
+def _on(item: Item) -> str:
+    return _target(item.get("target"))
 
 
-def _set_to(item: Any) -> str:
-    # A credential is named by its ref; a literal never reaches a label of a secret field,
-    # since compile refuses it (literal_secret).
-    secret = getattr(item, "secret_ref", None)
-    return f"{_target(item.target)} = {secret if secret else _quoted(item.value)}"
+def _set_to(item: Item) -> str:
+    secret = item.get("secretRef")
+    return f"{_target(item.get('target'))} = {secret if secret else _quoted(item.get('value'))}"
 
 
-def _key(item: Any) -> str:
-    return item.key if item.target is None else f"{item.key} on {_target(item.target)}"
+def _key(item: Item) -> str:
+    target = item.get("target")
+    return item["key"] if target is None else f"{item['key']} on {_target(target)}"
 
 
-def _scroll(item: Any) -> str:
-    return item.direction if item.target is None else f"{item.direction} to {_target(item.target)}"
+def _scroll(item: Item) -> str:
+    target = item.get("target")
+    return item["direction"] if target is None else f"{item['direction']} to {_target(target)}"
 
 
-def _wait(item: Any) -> str:
-    state = item.state or "visible"
-    return f"{_target(item.target)} until {state}"
+def _wait(item: Item) -> str:
+    return f"{_target(item.get('target'))} until {item.get('state') or 'visible'}"
 
 
-def _upload(item: Any) -> str:
-    return f"{item.file_ref} → {_target(item.target)}"
+def _upload(item: Item) -> str:
+    return f"{item['fileRef']} → {_target(item.get('target'))}"
 
 
-def _equals(item: Any) -> str:
-    return f"{_target(item.target)} = {_quoted(item.expected)}"
+def _navigate(item: Item) -> str:
+    entity = item.get("entity")
+    return f"→ {item['route']}" + (f" ({entity})" if entity else "")
 
 
-def _contains(item: Any) -> str:
-    return f"{_target(item.target)} contains {_quoted(item.expected)}"
+def _equals(item: Item) -> str:
+    return f"{_target(item.get('target'))} = {_quoted(item['expected'])}"
 
 
-def _count(item: Any) -> str:
-    return f"{_target(item.target)} = {item.count}"
+def _contains(item: Item) -> str:
+    return f"{_target(item.get('target'))} contains {_quoted(item['expected'])}"
 
 
-_STEP_DETAILS: Mapping[str, Callable[[Any], str]] = {
-    "navigate": lambda step: f"→ {step.route}",
+def _count(item: Item) -> str:
+    return f"{_target(item.get('target'))} = {item['count']}"
+
+
+_STEP_DETAILS: Mapping[str, Callable[[Item], str]] = {
+    "navigate": _navigate,
     "click": _on,
     "fill": _set_to,
     "clear": _on,
@@ -104,12 +111,12 @@ _STEP_DETAILS: Mapping[str, Callable[[Any], str]] = {
     "go_back": _no_detail,
 }
 
-_ASSERTION_DETAILS: Mapping[str, Callable[[Any], str]] = {
+_ASSERTION_DETAILS: Mapping[str, Callable[[Item], str]] = {
     "visible": _on,
     "hidden": _on,
     "text_equals": _equals,
     "text_contains": _contains,
     "value_equals": _equals,
-    "route_is": lambda assertion: f"→ {assertion.route}",
+    "route_is": lambda assertion: f"→ {assertion['route']}",
     "count_equals": _count,
 }

@@ -8,34 +8,34 @@ graph, so a snapshot diff shows exactly what changed in a journey.
 from __future__ import annotations
 
 from collections.abc import Mapping
-
-from automium.contracts import JourneyGraph, NodeType
+from typing import Any
 
 # Opening and closing brackets of each node shape.
-_SHAPES: Mapping[NodeType, tuple[str, str]] = {
-    NodeType.ENTRY: ("([", "])"),  # stadium
-    NodeType.STEP: ("[", "]"),  # rectangle
-    NodeType.ASSERTION: ("{", "}"),  # rhombus
-    NodeType.PASS: ("((", "))"),  # circle
-    NodeType.FAIL: ("((", "))"),
-    NodeType.BLOCKED: ("((", "))"),
+_SHAPES: Mapping[str, tuple[str, str]] = {
+    "entry": ("([", "])"),  # stadium
+    "step": ("[", "]"),  # rectangle
+    "assertion": ("{", "}"),  # rhombus
+    "pass": ("((", "))"),  # circle
+    "fail": ("((", "))"),
+    "blocked": ("((", "))"),
 }
 
 # Mermaid reads "#name;" as an entity, so "#" goes first; "<" and ">" would open HTML tags.
 _ESCAPES = (("#", "#35;"), ('"', "#quot;"), ("<", "#lt;"), (">", "#gt;"))
 
 
-def render_mermaid(graph: JourneyGraph) -> str:
-    """Mermaid ``flowchart TD`` text of ``graph``, ending with a newline."""
-    ids = {node.id: f"n{i}" for i, node in enumerate(graph.nodes)}
+def render_mermaid(graph: Mapping[str, Any]) -> str:
+    """Mermaid ``flowchart TD`` text of ``graph`` (a ``journey-graph.v1`` document), ending
+    with a newline."""
+    ids = {node["id"]: f"n{i}" for i, node in enumerate(graph["nodes"])}
     lines = ["flowchart TD"]
-    for node in graph.nodes:
-        opening, closing = _SHAPES[node.type]
-        lines.append(f'    {ids[node.id]}{opening}"{_escape(node.label)}"{closing}')
-    for edge in graph.edges:
-        if edge.from_ not in ids or edge.to not in ids:
-            raise ValueError(f"edge {edge.from_} -> {edge.to} names a node the graph lacks")
-        lines.append(f"    {ids[edge.from_]} -->|{edge.on.value}| {ids[edge.to]}")
+    for node in graph["nodes"]:
+        opening, closing = _SHAPES[node["type"]]
+        lines.append(f'    {ids[node["id"]]}{opening}"{_escape(node["label"])}"{closing}')
+    for edge in graph["edges"]:
+        if edge["from"] not in ids or edge["to"] not in ids:
+            raise ValueError(f"edge {edge['from']} -> {edge['to']} names a node the graph lacks")
+        lines.append(f"    {ids[edge['from']]} -->|{edge['on']}| {ids[edge['to']]}")
     return "\n".join(lines) + "\n"
 
 

@@ -10,23 +10,23 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
-from automium.contracts import Journey, to_document
+_NOT_THE_JOURNEY = frozenset({"schemaVersion", "mermaid"})
 
-_NOT_THE_JOURNEY = ("schemaVersion", "mermaid")
-
-
-def canonical(journey: Journey) -> str:
-    document: dict[str, Any] = to_document(journey)
-    for key in _NOT_THE_JOURNEY:
-        document.pop(key, None)
-    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+Document = Mapping[str, Any]
 
 
-def digest(journey: Journey) -> str:
+def canonical(journey: Document) -> str:
+    """``journey`` (a ``journey.v1`` document) as the digest reads it."""
+    kept = {k: v for k, v in journey.items() if k not in _NOT_THE_JOURNEY}
+    return json.dumps(kept, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(journey: Document) -> str:
     return hashlib.sha256(canonical(journey).encode("utf-8")).hexdigest()[:20]
 
 
-def journey_ref(journey: Journey) -> str:
-    return f"journey:{journey.fixture_id}/{journey.id}@{digest(journey)}"
+def journey_ref(journey: Document) -> str:
+    return f"journey:{journey['fixtureId']}/{journey['id']}@{digest(journey)}"

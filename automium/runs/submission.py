@@ -41,7 +41,7 @@ def run_id_for(journey: Journey, request: RunSubmissionInput) -> str:
     canonical = json.dumps(
         [
             corpus.CORPUS_VERSION,
-            journey_ref(journey),
+            journey_ref(to_document(journey)),
             to_document(request.planner),
             request.environment_profile_id,
         ],
@@ -67,7 +67,7 @@ def create_run_submission(document: object) -> RunSubmission:
         corpus_version=corpus.CORPUS_VERSION,
         run_id=run_id,
         journey_id=journey.id,
-        journey_ref=journey_ref(journey),
+        journey_ref=journey_ref(to_document(journey)),
         app_id=request.app_id,
         fixture_id=request.fixture_id,
         planner=request.planner,

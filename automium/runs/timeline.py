@@ -169,7 +169,9 @@ class _Modeler:
         self.profile = planner_profile(*planner)
         self.environment_profile_id = environment_profile_id
         self.failure = failure
-        walked = check_journey(to_document(journey)).walk
+        document = to_document(journey)
+        self.labels = {step["id"]: step_label(step) for step in document["steps"]}
+        walked = check_journey(document).walk
         self.visits: tuple[Visit, ...] = tuple(walked.visits) if walked else ()
         self.retries = 0
 
@@ -282,7 +284,7 @@ class _Modeler:
             "route": getattr(step, "route", None),
             "entity": getattr(step, "entity", None),
             "key": getattr(step, "key", None),
-            "rationale": f"Step {step.id}: {step_label(step)}"[:200],
+            "rationale": f"Step {step.id}: {self.labels[step.id]}"[:200],
             "inputTokens": INPUT_TOKENS_PER_DECISION,
             "outputTokens": round(OUTPUT_TOKENS_PER_DECISION * self.profile.verbosity),
             "latencyMs": self._decision_ms(),
