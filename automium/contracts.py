@@ -34,8 +34,9 @@ __all__ = [  # noqa: PLE0604 - the models' names are generated; the rest are thi
     "contract_names",
     "model_for",
     "present",
-    "published_schema",
     "to_document",
+    "tool_input_schema",
+    "tool_output_schema",
 ]
 
 _PACKAGE = "automium_contracts"
@@ -83,10 +84,16 @@ def bundled_schema(name: str) -> Mapping[str, Any]:
 
 
 @cache
-def published_schema(name: str) -> Mapping[str, Any]:
-    """Contract ``name`` as a tool publishes it for its input: bundled, with a property that
-    takes a whole other document contract named instead of inlined (treat it as read-only)."""
-    schema: dict[str, Any] = json.loads(_read("published", name))
+def tool_input_schema(name: str) -> Mapping[str, Any]:
+    """Contract ``name`` as a tool publishes it for its input (treat it as read-only)."""
+    schema: dict[str, Any] = json.loads(_read("tool-inputs", name))
+    return schema
+
+
+@cache
+def tool_output_schema(name: str) -> Mapping[str, Any]:
+    """Contract ``name`` as a tool publishes it for its output (treat it as read-only)."""
+    schema: dict[str, Any] = json.loads(_read("tool-outputs", name))
     return schema
 
 

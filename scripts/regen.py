@@ -9,8 +9,10 @@ Writes, from the hand-written JSON Schema contracts:
   ``$ref`` is inlined as a local ``$defs`` entry, so a client needs no resolver;
 * ``checks/``  — the validation-only projection of each bundled schema (no annotations;
   discriminated unions dispatch on their tag): what the server's validator compiles;
-* ``published/`` — the bundled schema as a tool publishes it for its input: a property that
-  takes a whole other document contract (a journey) names it instead of inlining it;
+* ``tool-inputs/`` — each contract as a tool publishes it for its input: lean and exact
+  (:func:`publish`);
+* ``tool-outputs/`` — each contract as a tool publishes it for its output: the validation
+  projection, compacted (:func:`publish_output`);
 
 and, from the corpus's sources (``automium/corpus/source/``: apps and fixtures, reference
 journeys, page models in ARIA-snapshot notation), the corpus the server loads as it is,
@@ -259,11 +261,24 @@ class _Projector:
         return const
 
 
+# What a model reading a tool's input schema does not need: the document's identity, and the
+# titles the generator names classes by.
+_NOT_PUBLISHED = frozenset({"$schema", "$id", "title"})
+
+
 def publish(bundled: Json, documents: Mapping[str, str]) -> Json:
-    """The published form of a tool's input: the bundled contract, with every property that
-    takes a whole other document contract (``documents``: definition title -> contract
-    name) named instead of inlined, so a tool that takes a journey does not repeat the
-    journey contract. The server still checks such a property against its contract."""
+    """The published form of a tool's input: the bundled contract as lean as it stays exact.
+
+    - a property that takes a whole other document contract (``documents``: definition title
+      -> contract name) names it instead of inlining it, so a tool that takes a journey does
+      not repeat the journey contract (the server still checks it in full);
+    - ``$schema``, ``$id`` and titles go;
+    - a definition of a plain value (a pattern, an enum) loses its description: every
+      property that uses it carries its own;
+    - the root loses its description: the tool's own description says what the input is;
+    - a discriminated union is written once (:func:`_flatten`).
+    What the schema accepts does not change (a test proves it, nested documents aside).
+    """
 
     def walk(node: Any) -> Any:
         if isinstance(node, list):
@@ -274,17 +289,177 @@ def publish(bundled: Json, documents: Mapping[str, str]) -> Json:
         if isinstance(ref, str) and ref.removeprefix("#/$defs/") in documents:
             contract = documents[ref.removeprefix("#/$defs/")]
             described = node.get("description", "")
-            return {"type": "object", "description": f"{described} (a whole {contract} document)".strip()}
-        return {key: walk(value) for key, value in node.items() if key != "$defs"}
+            return {
+                "type": "object",
+                "description": f"{described} (a whole {contract} document)".strip(),
+            }
+        return {
+            key: (value if key in _DATA else walk(value))
+            for key, value in node.items()
+            if key != "$defs" and key not in _NOT_PUBLISHED
+        }
 
     published: Json = walk(bundled)
+    published.pop("description", None)
     if "$defs" in bundled:
-        defs = {k: walk(v) for k, v in bundled["$defs"].items() if k not in documents}
+        defs = {k: _plain(walk(v)) for k, v in bundled["$defs"].items() if k not in documents}
+        for name, union in list(defs.items()):
+            if "discriminator" in bundled["$defs"][name]:
+                tag = bundled["$defs"][name]["discriminator"]["propertyName"]
+                defs[name] = _flatten(union, tag, defs)
         published["$defs"] = _reachable(published, defs)
         if not published["$defs"]:
             del published["$defs"]
     Draft202012Validator.check_schema(published)
     return published
+
+
+def _flatten(union: Json, tag: str, defs: Json) -> Json:
+    """A discriminated union as one object: every property of every branch, each once, and
+    per tag a rule (``if`` the tag ``then`` its required properties, ``false`` for the
+    properties it does not take, and its own constraints where they differ).
+
+    Exactly what the ``oneOf`` accepts: a document matches the branch its tag names, and
+    the rule of that tag gives back that branch's required, allowed and constrained
+    properties. The branches' own descriptions become their rules'. Written this way, a
+    journey's thirteen step shapes repeat no property.
+    """
+    branches = [defs[b["$ref"].removeprefix("#/$defs/")] for b in union["oneOf"]]
+    names = list(dict.fromkeys(name for b in branches for name in b["properties"]))
+    shared: Json = {}
+    for name in names:
+        having = [b for b in branches if name in b["properties"]]
+        shapes = [_undescribed(b["properties"][name]) for b in having]
+        if name == tag:
+            shared[name] = {"enum": [b["properties"][tag]["const"] for b in branches]}
+            continue
+        shape = shapes[0] if all(s == shapes[0] for s in shapes) else {}
+        shared[name] = {**shape, **_described(name, tag, having, defs)}
+    rules = []
+    for branch in branches:
+        const = branch["properties"][tag]["const"]
+        then: Json = {}
+        required = [r for r in branch.get("required", []) if r != tag]
+        if required:
+            then["required"] = required
+        own = {
+            name: _undescribed(schema)
+            for name, schema in branch["properties"].items()
+            if name != tag and _undescribed(shared[name]) != _undescribed(schema)
+        }
+        refused = {name: False for name in names if name not in branch["properties"]}
+        if own or refused:
+            then["properties"] = {**own, **refused}
+        extra = {k: v for k, v in branch.items() if k not in _FLATTENED}
+        rules.append(
+            {
+                "description": branch.get("description", ""),
+                "if": {"properties": {tag: {"const": const}}},
+                "then": {**then, **extra},
+            }
+        )
+    return {
+        **{k: v for k, v in union.items() if k not in ("oneOf", "discriminator")},
+        "type": "object",
+        "required": [tag],
+        "properties": shared,
+        "additionalProperties": False,
+        "allOf": rules,
+    }
+
+
+# A branch's keywords the flattened union states itself; any other one moves to its rule.
+_FLATTENED = frozenset({"type", "properties", "required", "additionalProperties", "description"})
+
+
+def _described(name: str, tag: str, having: list[Json], defs: Json) -> Json:
+    """The description of a flattened property: the branches' own when they agree, none when
+    a described definition says it, else what it means for each tag."""
+    texts = list(dict.fromkeys(b["properties"][name].get("description", "") for b in having))
+    if len(texts) == 1:
+        return {"description": texts[0]} if texts[0] else {}
+    ref = having[0]["properties"][name].get("$ref", "")
+    if defs.get(ref.removeprefix("#/$defs/"), {}).get("description"):
+        return {}
+    meanings = [(b["properties"][tag]["const"], b["properties"][name]) for b in having]
+    each = "; ".join(f"{c}: {p.get('description', '').rstrip('.')}" for c, p in meanings)
+    return {"description": each}
+
+
+def _undescribed(schema: Any) -> Any:
+    return (
+        {k: v for k, v in schema.items() if k != "description"}
+        if isinstance(schema, dict)
+        else schema
+    )
+
+
+def _plain(definition: Json) -> Json:
+    """A definition without its description when it only constrains a value."""
+    if "properties" in definition or "oneOf" in definition or "$ref" in definition:
+        return definition
+    return {k: v for k, v in definition.items() if k != "description"}
+
+
+def publish_output(checks: Json) -> Json:
+    """The published form of a tool's output: the validation projection, compacted for the
+    bytes every session pays, since a client validates with it and the model reads none of
+    it. Keywords another keyword implies go (``type`` beside a string ``enum`` or a
+    ``const``), identical definitions merge, and definitions get short names. Exactly what
+    the projection accepts (a test proves it)."""
+    compact: Json = _implied(checks)
+    defs: Json = compact.pop("$defs", {})
+    while True:  # merging two definitions can make two others identical
+        first: dict[str, str] = {}
+        same = {}
+        for name, schema in defs.items():
+            key = json.dumps(schema, sort_keys=True)
+            if key in first:
+                same[name] = first[key]
+            else:
+                first[key] = name
+        if not same:
+            break
+        defs = _renamed({k: v for k, v in defs.items() if k not in same}, same)
+        compact = _renamed(compact, same)
+    names = {name: f"d{i}" for i, name in enumerate(defs)}
+    published: Json = _renamed(compact, names)
+    if defs:
+        published["$defs"] = {names[k]: _renamed(v, names) for k, v in defs.items()}
+    Draft202012Validator.check_schema(published)
+    return published
+
+
+def _implied(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_implied(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: (v if k in _DATA else _implied(v)) for k, v in node.items()}
+    strings = isinstance(out.get("enum"), list) and all(isinstance(e, str) for e in out["enum"])
+    if "const" in out or (strings and out.get("type") == "string"):
+        out.pop("type", None)
+    return out
+
+
+def _renamed(node: Any, names: Mapping[str, str]) -> Any:
+    """``node`` with every local ``$ref`` to a renamed definition pointing at its new name."""
+    if isinstance(node, list):
+        return [_renamed(item, names) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: Json = {}
+    for key, value in node.items():
+        ref = value.removeprefix("#/$defs/") if key == "$ref" and isinstance(value, str) else None
+        if ref is not None and ref in names:
+            out[key] = f"#/$defs/{names[ref]}"
+        elif key in _DATA:
+            out[key] = value
+        elif key in _SCHEMA_MAPS and key != "$defs":
+            out[key] = {k: _renamed(v, names) for k, v in value.items()}
+        else:
+            out[key] = _renamed(value, names)
+    return out
 
 
 def _reachable(root: Json, defs: Json) -> Json:
@@ -364,13 +539,19 @@ def generate(out: Path) -> str:
     (out / "py.typed").write_text("", encoding="utf-8")
     # Contracts whose root is a document, by the name a bundle gives their definition.
     documents = {str(c["title"]): n for n, c in contracts.items() if "properties" in c}
-    for folder in ("schemas", "checks", "published"):
+    for folder in ("schemas", "checks", "tool-inputs", "tool-outputs"):
         (out / folder).mkdir()
     for name, bundled in bundles.items():
-        (out / "schemas" / f"{name}.json").write_text(dump_json(bundled), "utf-8")
-        (out / "checks" / f"{name}.json").write_text(dump_json(project(name, bundled)), "utf-8")
+        checks = project(name, bundled)
         others = {t: n for t, n in documents.items() if n != name}
-        (out / "published" / f"{name}.json").write_text(dump_json(publish(bundled, others)), "utf-8")
+        forms = {
+            "schemas": bundled,
+            "checks": checks,
+            "tool-inputs": publish(bundled, others),
+            "tool-outputs": publish_output(checks),
+        }
+        for folder, schema in forms.items():
+            (out / folder / f"{name}.json").write_text(dump_json(schema), "utf-8")
     return corpus
 
 

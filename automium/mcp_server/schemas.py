@@ -1,9 +1,11 @@
 """Published schemas: files ``scripts/regen.py`` wrote, never a model's or a signature's.
 
 Never ``model_json_schema()`` (it drifts from the contract) and never a function signature:
-a tool's input schema is its contract in published form (bundled; a property that takes a
-whole other document contract names it instead of inlining it), and its output schema is
-the bundled contract.
+a tool's input schema is its contract in published form (bundled and lean: a property that
+takes a whole other document contract names it, a union is written once, titles and
+repeated descriptions go), and its output schema is the contract's validation-only
+projection (no annotations: a client validates with it, the model needs no prose there).
+Both accept exactly what the contract accepts; the tests prove it.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from automium import contracts
 
 def input_schema(contract: str) -> dict[str, Any]:
     # A copy per call: the SDK's models must never share (and mutate) our cached one.
-    return copy.deepcopy(dict(contracts.published_schema(contract)))
+    return copy.deepcopy(dict(contracts.tool_input_schema(contract)))
 
 
 def output_schema(contract: str) -> dict[str, Any]:
-    return copy.deepcopy(dict(contracts.bundled_schema(contract)))
+    return copy.deepcopy(dict(contracts.tool_output_schema(contract)))

@@ -166,7 +166,7 @@ class Verdict(StrEnum):
 
 class SemanticLocator(BaseModel):
     """
-    An element found by ARIA role and accessible name (never CSS, XPath or script). The matching rule is Playwright's getByRole with exact: true: the role must be equal, and the name must equal the element's accessible name after collapsing runs of white space and trimming both, case-sensitively (case and substring near-misses are only suggested). Elements inside an iframe match too: a planner sees a frame's tree under its iframe node. When several elements match, nth picks one, counting visible matches in document order.
+    An element by ARIA role and accessible name, matched as Playwright's getByRole with exact: true (the whole name, white space collapsed, case-sensitive; frames included; near-misses are only suggested). nth picks one of several matches (0-based, in page order). Never CSS, XPath or script.
     """
 
     model_config = ConfigDict(

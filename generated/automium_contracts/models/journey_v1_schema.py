@@ -11,6 +11,69 @@ from pydantic import BaseModel, ConfigDict, Field
 from . import common_schema
 
 
+class ScrollDirection(StrEnum):
+    """
+    Where to scroll.
+    """
+
+    UP = "up"
+    DOWN = "down"
+    TOP = "top"
+    BOTTOM = "bottom"
+
+
+class WaitState(StrEnum):
+    """
+    State to wait for (default visible).
+    """
+
+    VISIBLE = "visible"
+    HIDDEN = "hidden"
+    ENABLED = "enabled"
+
+
+class OnExhausted(StrEnum):
+    """
+    What happens when attempts run out: fail the run, or mark it blocked.
+    """
+
+    FAIL_RUN = "fail_run"
+    MARK_BLOCKED = "mark_blocked"
+
+
+class Recovery(BaseModel):
+    """
+    Bounded recovery policy of the journey.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    max_attempts: Annotated[
+        int,
+        Field(
+            alias="maxAttempts",
+            description="Attempts per failing step or assertion before giving up: 1 to 3.",
+            ge=1,
+            le=3,
+        ),
+    ]
+    strategies: Annotated[
+        list[common_schema.RecoveryStrategy],
+        Field(description="Strategies to try, in order.", max_length=4, min_length=1),
+    ]
+    on_exhausted: Annotated[
+        OnExhausted,
+        Field(
+            alias="onExhausted",
+            description="What happens when attempts run out: fail the run, or mark it blocked.",
+            title="OnExhausted",
+        ),
+    ]
+
+
 class NavigateStep(BaseModel):
     """
     navigate: go to a route of the app's route manifest; needs route, takes no target (never a URL); a route with a parameter ("/tickets/:ticketId") also needs entity.
@@ -29,7 +92,7 @@ class NavigateStep(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[Literal["navigate"], Field(description='The intent "navigate".')]
+    intent: Literal["navigate"]
     route: Annotated[
         str,
         Field(
@@ -75,7 +138,7 @@ class ClickStep(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[Literal["click"], Field(description='The intent "click".')]
+    intent: Literal["click"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Element to click."),
@@ -109,7 +172,7 @@ class FillStep1(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[Literal["fill"], Field(description='The intent "fill".')]
+    intent: Literal["fill"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Field to fill."),
@@ -160,7 +223,7 @@ class FillStep2(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[Literal["fill"], Field(description='The intent "fill".')]
+    intent: Literal["fill"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Field to fill."),
@@ -211,7 +274,7 @@ class ClearStep(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[Literal["clear"], Field(description='The intent "clear".')]
+    intent: Literal["clear"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Field to clear."),
@@ -245,9 +308,7 @@ class SelectOptionStep(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[
-        Literal["select_option"], Field(description='The intent "select_option".')
-    ]
+    intent: Literal["select_option"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Select element."),
@@ -290,7 +351,7 @@ class CheckStep(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[Literal["check"], Field(description='The intent "check".')]
+    intent: Literal["check"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Checkbox or radio to tick."),
@@ -324,7 +385,7 @@ class UncheckStep(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[Literal["uncheck"], Field(description='The intent "uncheck".')]
+    intent: Literal["uncheck"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Checkbox to untick."),
@@ -358,9 +419,7 @@ class PressKeyStep(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[
-        Literal["press_key"], Field(description='The intent "press_key".')
-    ]
+    intent: Literal["press_key"]
     key: Annotated[
         str,
         Field(
@@ -401,7 +460,7 @@ class HoverStep(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[Literal["hover"], Field(description='The intent "hover".')]
+    intent: Literal["hover"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Element to hover."),
@@ -415,17 +474,6 @@ class HoverStep(BaseModel):
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
-
-
-class ScrollDirection(StrEnum):
-    """
-    Where to scroll.
-    """
-
-    UP = "up"
-    DOWN = "down"
-    TOP = "top"
-    BOTTOM = "bottom"
 
 
 class ScrollStep(BaseModel):
@@ -446,7 +494,7 @@ class ScrollStep(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[Literal["scroll"], Field(description='The intent "scroll".')]
+    intent: Literal["scroll"]
     direction: Annotated[
         ScrollDirection, Field(description="Where to scroll.", title="ScrollDirection")
     ]
@@ -463,16 +511,6 @@ class ScrollStep(BaseModel):
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ] = None
-
-
-class WaitState(StrEnum):
-    """
-    State to wait for (default visible).
-    """
-
-    VISIBLE = "visible"
-    HIDDEN = "hidden"
-    ENABLED = "enabled"
 
 
 class WaitForStep(BaseModel):
@@ -493,7 +531,7 @@ class WaitForStep(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[Literal["wait_for"], Field(description='The intent "wait_for".')]
+    intent: Literal["wait_for"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Element to wait for."),
@@ -540,9 +578,7 @@ class UploadFileStep(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[
-        Literal["upload_file"], Field(description='The intent "upload_file".')
-    ]
+    intent: Literal["upload_file"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="File input."),
@@ -585,7 +621,7 @@ class GoBackStep(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    intent: Annotated[Literal["go_back"], Field(description='The intent "go_back".')]
+    intent: Literal["go_back"]
     note: Annotated[
         str | None,
         Field(
@@ -615,9 +651,7 @@ class VisibleAssertion(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    kind: Annotated[
-        Literal["visible"], Field(description='The assertion kind "visible".')
-    ]
+    kind: Literal["visible"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Element that must be visible."),
@@ -651,9 +685,7 @@ class HiddenAssertion(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    kind: Annotated[
-        Literal["hidden"], Field(description='The assertion kind "hidden".')
-    ]
+    kind: Literal["hidden"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Element that must be hidden."),
@@ -687,9 +719,7 @@ class TextEqualsAssertion(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    kind: Annotated[
-        Literal["text_equals"], Field(description='The assertion kind "text_equals".')
-    ]
+    kind: Literal["text_equals"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Element whose text is checked."),
@@ -724,10 +754,7 @@ class TextContainsAssertion(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    kind: Annotated[
-        Literal["text_contains"],
-        Field(description='The assertion kind "text_contains".'),
-    ]
+    kind: Literal["text_contains"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Element whose text is checked."),
@@ -764,9 +791,7 @@ class ValueEqualsAssertion(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    kind: Annotated[
-        Literal["value_equals"], Field(description='The assertion kind "value_equals".')
-    ]
+    kind: Literal["value_equals"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Field whose value is checked."),
@@ -803,9 +828,7 @@ class RouteIsAssertion(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    kind: Annotated[
-        Literal["route_is"], Field(description='The assertion kind "route_is".')
-    ]
+    kind: Literal["route_is"]
     route: Annotated[
         str,
         Field(
@@ -843,9 +866,7 @@ class CountEqualsAssertion(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
-    kind: Annotated[
-        Literal["count_equals"], Field(description='The assertion kind "count_equals".')
-    ]
+    kind: Literal["count_equals"]
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Elements to count (nth is ignored)."),
@@ -860,48 +881,6 @@ class CountEqualsAssertion(BaseModel):
             description="Id of the step after which the assertion is checked.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
-        ),
-    ]
-
-
-class OnExhausted(StrEnum):
-    """
-    What happens when attempts run out: fail the run, or mark it blocked.
-    """
-
-    FAIL_RUN = "fail_run"
-    MARK_BLOCKED = "mark_blocked"
-
-
-class Recovery(BaseModel):
-    """
-    Bounded recovery policy of the journey.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        validate_by_name=True,
-        frozen=True,
-    )
-    max_attempts: Annotated[
-        int,
-        Field(
-            alias="maxAttempts",
-            description="Attempts per failing step or assertion before giving up: 1 to 3.",
-            ge=1,
-            le=3,
-        ),
-    ]
-    strategies: Annotated[
-        list[common_schema.RecoveryStrategy],
-        Field(description="Strategies to try, in order.", max_length=4, min_length=1),
-    ]
-    on_exhausted: Annotated[
-        OnExhausted,
-        Field(
-            alias="onExhausted",
-            description="What happens when attempts run out: fail the run, or mark it blocked.",
-            title="OnExhausted",
         ),
     ]
 
@@ -960,14 +939,12 @@ class Journey(BaseModel):
     ]
     steps: Annotated[
         list[NavigateStep | ClickStep | ClearStep | SelectOptionStep | CheckStep | UncheckStep | PressKeyStep | HoverStep | ScrollStep | WaitForStep | UploadFileStep | GoBackStep | FillStep1 | FillStep2],
-        Field(
-            description="Steps, in order (1 to 1000).", max_length=1000, min_length=1
-        ),
+        Field(description="Steps, in order.", max_length=1000, min_length=1),
     ]
     assertions: Annotated[
         list[Annotated[VisibleAssertion | HiddenAssertion | TextEqualsAssertion | TextContainsAssertion | ValueEqualsAssertion | RouteIsAssertion | CountEqualsAssertion, Field(discriminator="kind")]],
         Field(
-            description="Assertions (1 to 1000), each checked after its step.",
+            description="Assertions, each checked after its step.",
             max_length=1000,
             min_length=1,
         ),
