@@ -1,9 +1,17 @@
-"""The ``automium`` command: ``serve`` (what agents launch) and ``demo`` (a watched session)."""
+"""The ``automium`` command: ``serve`` (what agents launch) and ``demo`` (a watched session).
+
+How ``serve`` ends over stdio: stdin closing, SIGINT, SIGTERM and the client closing stdout
+(noticed at the next write) all stop it cleanly with exit code 0. Stopping on request is
+the normal end of a session (MCP's stdio shutdown is "close stdin, then SIGTERM"), so it
+is no failure and leaves no traceback; exit code 1 means the server could not serve, 2 a
+usage error.
+"""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 
 from automium import __version__
@@ -72,13 +80,23 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         if args.host is not None or args.port is not None:
             parser.error("serve: --host and --port need --http")
-        from automium.mcp_server.stdio import serve_stdio  # noqa: PLC0415 - keeps --version instant
-
-        serve_stdio()
-        return 0
+        return _serve_stdio()
     from automium.mcp_server.demo import run_demo  # noqa: PLC0415
 
     return run_demo(log_level=args.log_level)
+
+
+def _serve_stdio() -> int:
+    # SIGTERM stops the server as SIGINT does: the transport takes both over while it
+    # serves; this covers the start-up and the teardown around it.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        from automium.mcp_server.stdio import serve_stdio  # noqa: PLC0415 - keeps --version instant
+
+        serve_stdio()
+    except KeyboardInterrupt:
+        logging.getLogger("automium.mcp").info("stopped")
+    return 0
 
 
 def _serve_http(host: str, port: int) -> int:
