@@ -1,9 +1,9 @@
 """Every way a session ends is a prompt, clean exit: code 0 and no traceback on stderr.
 
 Over stdio: SIGINT, SIGTERM (the MCP shutdown sequence: close stdin, then SIGTERM), stdin
-closing, and the client closing its end of stdout (noticed at the next answer). Each wait
-is bounded (the server must be gone within :data:`PROMPTLY` seconds) and returns as soon
-as the process has exited.
+closing, and the client closing its end of stdout (noticed at the next answer). Over HTTP:
+SIGINT and SIGTERM, with a session open. Each wait is bounded (the server must be gone
+within :data:`PROMPTLY` seconds) and returns as soon as the process has exited.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.safety.raw_http import connect, http_server, initialize, port_of, response
 from tests.safety.raw_stdio import SERVER, RawServer, call, raw_server, request
 
 PROMPTLY = 10.0  # seconds; a clean exit takes well under one
@@ -70,3 +71,12 @@ _INITIALIZE = {
     "capabilities": {},
     "clientInfo": {"name": "shutdown-test", "version": "0"},
 }
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_ends_the_http_server_with_code_0(signum: signal.Signals, tmp_path: Path) -> None:
+    with raw_server(tmp_path, http_server()) as server:
+        port = port_of(server)
+        assert response(connect(port, initialize(port))).startswith(b"HTTP/1.1 200 ")
+        server.process.send_signal(signum)  # with that session still open
+        _assert_clean(server, server.wait_exit(PROMPTLY))
