@@ -85,6 +85,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Before anything is imported lazily below: a server never writes bytecode (the
+    # install compiles it; what is stale is compiled in memory each time instead).
+    sys.dont_write_bytecode = True
     parser = _parser()
     args = parser.parse_args(argv)
     # stderr only: on stdio, stdout belongs to JSON-RPC.
