@@ -15,11 +15,18 @@ NODE_STAMP := $(INTEROP)/node_modules/.installed
 
 .PHONY: demo test lint typecheck pytest regen lock bench clean interop-deps
 
+# Bytecode is compiled here, once: the server never writes it (it sets
+# sys.dont_write_bytecode before importing anything), so what is not compiled now would be
+# compiled in memory at every start. uv compiles nothing unless told to, and the editable
+# install leaves the repository package to be compiled in place.
+COMPILE_PACKAGE := $(BIN)/python -m compileall -q automium generated/automium_contracts
+
 $(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
-	$(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes -r requirements.lock
-	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode --require-hashes -r requirements.lock
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode --no-deps -e .
+	$(COMPILE_PACKAGE)
 	touch $@
 
 demo: $(STAMP)
@@ -49,6 +56,7 @@ interop-deps: $(NODE_STAMP)
 
 regen: $(STAMP)
 	$(BIN)/python scripts/regen.py
+	$(COMPILE_PACKAGE)
 
 # Re-pin after editing dependencies in pyproject.toml.
 lock: $(STAMP)

@@ -1,9 +1,17 @@
-"""The ``automium`` command: ``serve`` (what agents launch) and ``demo`` (a watched session)."""
+"""The ``automium`` command: ``serve`` (what agents launch) and ``demo`` (a watched session).
+
+How ``serve`` ends, on both transports: SIGINT and SIGTERM stop it cleanly with exit code 0,
+as does stdin closing (stdio) or the client closing stdout (stdio, at the next write).
+Stopping on request is the normal end of a session (MCP's stdio shutdown is "close stdin,
+then SIGTERM"), so it is no failure and leaves no traceback; exit code 1 means the server
+could not serve (port taken), 2 a usage error.
+"""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 
 from automium import __version__
@@ -20,6 +28,16 @@ def _port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port (0 to 65535)")
     return port
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 to 3600)")
+    return seconds
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -53,6 +71,13 @@ def _parser() -> argparse.ArgumentParser:
         help=f"with --http: TCP port (default {_DEFAULT_PORT}); 0 picks a free one, "
         "printed on stderr",
     )
+    serve.add_argument(
+        "--read-timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="with --http: how long a request body may take to arrive in full "
+        "(default 10); a slower one is answered 408",
+    )
     commands.add_parser(
         "demo", help="start the server, walk the developer-experience path, print a transcript"
     )
@@ -60,32 +85,50 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Before anything is imported lazily below: a server never writes bytecode (the
+    # install compiles it; what is stale is compiled in memory each time instead).
+    sys.dont_write_bytecode = True
     parser = _parser()
     args = parser.parse_args(argv)
     # stderr only: on stdio, stdout belongs to JSON-RPC.
     logging.basicConfig(
         stream=sys.stderr, level=args.log_level, format="%(levelname)s %(name)s: %(message)s"
     )
-    if args.command == "serve" and args.http:
-        port = _DEFAULT_PORT if args.port is None else args.port
-        return _serve_http(args.host or _LOOPBACK, port)
+    if args.command == "serve" and not args.http and _http_options(args) != (None, None, None):
+        parser.error("serve: --host, --port and --read-timeout need --http")
     if args.command == "serve":
-        if args.host is not None or args.port is not None:
-            parser.error("serve: --host and --port need --http")
-        from automium.mcp_server.stdio import serve_stdio  # noqa: PLC0415 - keeps --version instant
-
-        serve_stdio()
-        return 0
+        return _serve(args)
     from automium.mcp_server.demo import run_demo  # noqa: PLC0415
 
     return run_demo(log_level=args.log_level)
 
 
-def _serve_http(host: str, port: int) -> int:
+def _http_options(args: argparse.Namespace) -> tuple[object, ...]:
+    return (args.host, args.port, args.read_timeout)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    # SIGTERM stops the server as SIGINT does (uvicorn and the stdio transport each take
+    # both over while they serve; this covers the start-up and the teardown around them).
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        if args.http:
+            port = _DEFAULT_PORT if args.port is None else args.port
+            return _serve_http(args.host or _LOOPBACK, port, args.read_timeout)
+        from automium.mcp_server.stdio import serve_stdio  # noqa: PLC0415 - keeps --version instant
+
+        serve_stdio()
+    except KeyboardInterrupt:
+        logging.getLogger("automium.mcp").info("stopped")
+    return 0
+
+
+def _serve_http(host: str, port: int, read_timeout: float | None) -> int:
     from automium.mcp_server.http import RefusedHost, serve_http  # noqa: PLC0415
 
+    options = {} if read_timeout is None else {"read_timeout": read_timeout}
     try:
-        serve_http(host, port)
+        serve_http(host, port, **options)
     except RefusedHost as exc:
         print(f"automium serve: error: {exc}", file=sys.stderr)
         return 2

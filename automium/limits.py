@@ -19,11 +19,12 @@ tool arguments, entries      1000 per array or object (the   :func:`check_argume
                              largest ``maxItems`` of any
                              input contract)
 JSON-RPC message nesting     ~200 levels                     the SDK's JSON parser (pydantic-
-                                                             core); deeper lines are dropped
-                                                             unanswered, the session goes on
-JSON-RPC line on stdio       none: the SDK reads a whole     not enforced; measured: a 50 MB
-                             line, then parses it            call is refused (size) in 0.3 s
-                                                             with the server at ~240 MiB RSS
+                                                             core); deeper lines are answered
+                                                             -32700, the session goes on
+JSON-RPC line on stdio       4 MiB, as an HTTP body          ``mcp_server.inbound``, before
+                                                             parsing: a longer line is read
+                                                             in chunks and discarded unread
+                                                             (a 100 MB line: ~1.2x idle RSS)
 array lengths                journey ``steps`` and           contracts ``maxItems``
                              ``assertions`` 1000, manifest
                              ``entries`` 1000, ``appIds`` 5,

@@ -3,8 +3,19 @@
 It validates nothing itself beyond routing (the domain's operations check their contracts),
 delegates to :mod:`automium.api`, shapes MCP results and converts domain errors. If the SDK
 changes, only this package changes.
+
+Importing the package imports nothing at all (not even ``typing``):
+``python -m automium.mcp_server`` imports it before its ``__main__`` can tell the
+interpreter never to write bytecode, so everything else must load after that.
+``build_server`` is resolved on first use.
 """
 
-from automium.mcp_server.server import build_server
-
 __all__ = ["build_server"]
+
+
+def __getattr__(name: str) -> object:
+    if name == "build_server":
+        from automium.mcp_server.server import build_server
+
+        return build_server
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,6 +9,11 @@ localhost (else 421) and a browser Origin must be one of those two (else 403).
 
 Logs go to stderr only: uvicorn's own logging config (access log on stdout) is disabled, so
 its records reach the root handler the CLI set up.
+
+Reads are bounded where the app can bound them: a POST body must arrive in full within
+``read_timeout`` seconds (10 by default) and be at most 4 MiB (see
+:mod:`~automium.mcp_server.http_body`). uvicorn itself times nothing out before a request's
+headers are complete; README "known gaps" says what that leaves.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ import socket
 import sys
 
 import uvicorn
-from mcp.server.transport_security import TransportSecuritySettings
-from starlette.applications import Starlette
+from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
+from starlette.types import ASGIApp
 
+from automium.mcp_server.http_body import bounded_body
 from automium.mcp_server.server import build_server
 
 log = logging.getLogger("automium.mcp")
@@ -30,6 +36,8 @@ ACCEPTED_HOSTS = frozenset({LOOPBACK, "localhost"})
 PATH = "/mcp"
 # Open GET/SSE streams never end by themselves; stop waiting for them on shutdown.
 _SHUTDOWN_GRACE_SECONDS = 3
+READ_TIMEOUT_SECONDS = 10.0
+"""How long a request body may take to arrive: on loopback 4 MiB takes milliseconds."""
 
 
 class RefusedHost(ValueError):
@@ -57,11 +65,12 @@ def security_settings(port: int) -> TransportSecuritySettings:
     )
 
 
-def build_app(port: int) -> Starlette:
-    """The Starlette app for a server listening on 127.0.0.1:``port`` (not started)."""
-    return build_server().streamable_http_app(
+def build_app(port: int, read_timeout: float = READ_TIMEOUT_SECONDS) -> ASGIApp:
+    """The ASGI app for a server listening on 127.0.0.1:``port`` (not started)."""
+    app = build_server().streamable_http_app(
         streamable_http_path=PATH, host=LOOPBACK, transport_security=security_settings(port)
     )
+    return bounded_body(app, DEFAULT_MAX_REQUEST_BODY_SIZE, read_timeout)
 
 
 def _bind(port: int) -> socket.socket:
@@ -76,14 +85,14 @@ def _bind(port: int) -> socket.socket:
     return sock
 
 
-def serve_http(host: str, port: int) -> None:
+def serve_http(host: str, port: int, read_timeout: float = READ_TIMEOUT_SECONDS) -> None:
     """Serve until interrupted. Raises :class:`RefusedHost` before binding anything, and
     ``OSError`` if the port cannot be bound."""
     address = check_host(host)
     with _bind(port) as sock:
         port = sock.getsockname()[1]  # the chosen one when port was 0
         config = uvicorn.Config(
-            build_app(port),
+            build_app(port, read_timeout),
             log_config=None,
             timeout_graceful_shutdown=_SHUTDOWN_GRACE_SECONDS,
             lifespan="on",
@@ -95,5 +104,5 @@ def serve_http(host: str, port: int) -> None:
         sys.stderr.flush()
         try:
             uvicorn.Server(config).run(sockets=[sock])
-        except KeyboardInterrupt:  # uvicorn re-raises the SIGINT it shut down for
+        except KeyboardInterrupt:  # uvicorn re-raises the SIGINT/SIGTERM it shut down for
             log.info("stopped")

@@ -1,0 +1,47 @@
+"""Claim the process's stdin and stdout for the JSON-RPC wire.
+
+While the session runs, the wire is served from private duplicates of fds 0 and 1, fd 0
+reads the null device and fd 1 points at stderr: a stray ``print`` or a library that
+writes to stdout lands on stderr instead of corrupting the wire, and nothing can steal
+bytes from stdin. This is what the SDK's ``stdio_server`` does too. The duplicates are
+never closed: a reader thread may still be blocked on one when the session ends, and a
+closed descriptor's number could be reused under it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+
+
+@contextlib.contextmanager
+def claimed_stdio() -> Iterator[tuple[int, int]]:
+    """``(wire_in, wire_out)`` descriptors for the session; fds 0 and 1 restored after."""
+    wire_in, wire_out = _private_copy(0), _private_copy(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null, 0)
+    finally:
+        os.close(null)
+    os.dup2(2, 1)
+    try:
+        yield wire_in, wire_out
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()  # what a stray print buffered goes to stderr, not the wire
+        os.dup2(wire_out, 1)
+        os.dup2(wire_in, 0)
+
+
+def _private_copy(fd: int) -> int:
+    """A duplicate of ``fd`` numbered above 2, so restoring fds 0-2 can never clobber it."""
+    too_low: list[int] = []
+    copy = os.dup(fd)
+    while copy <= 2:  # only when a standard descriptor was closed at startup
+        too_low.append(copy)
+        copy = os.dup(fd)
+    for low in too_low:
+        os.close(low)
+    return copy

@@ -1,0 +1,82 @@
+"""Every way a session ends is a prompt, clean exit: code 0 and no traceback on stderr.
+
+Over stdio: SIGINT, SIGTERM (the MCP shutdown sequence: close stdin, then SIGTERM), stdin
+closing, and the client closing its end of stdout (noticed at the next answer). Over HTTP:
+SIGINT and SIGTERM, with a session open. Each wait is bounded (the server must be gone
+within :data:`PROMPTLY` seconds) and returns as soon as the process has exited.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.safety.raw_http import connect, http_server, initialize, port_of, response
+from tests.safety.raw_stdio import SERVER, RawServer, call, raw_server, request
+
+PROMPTLY = 10.0  # seconds; a clean exit takes well under one
+
+
+def _assert_clean(server: RawServer, exit_code: int) -> None:
+    assert exit_code == 0, b"".join(server.stderr).decode()[-2000:]
+    assert b"Traceback" not in b"".join(server.stderr)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_ends_a_stdio_session_at_once_with_code_0(
+    signum: signal.Signals, tmp_path: Path
+) -> None:
+    with raw_server(tmp_path) as server:
+        server.handshake()
+        server.process.send_signal(signum)
+        _assert_clean(server, server.wait_exit(PROMPTLY))  # stdin is still open
+
+
+def test_closing_stdin_ends_a_stdio_session_with_code_0(tmp_path: Path) -> None:
+    with raw_server(tmp_path) as server:
+        server.handshake()
+        server.send(call(1, "automium_list_apps", {}))
+        _assert_clean(server, server.close())
+        assert json.loads(server.lines[-1])["id"] == 1  # what was asked before is answered
+
+
+def test_a_client_that_closes_stdout_ends_the_session_with_code_0(tmp_path: Path) -> None:
+    # No RawServer: its reader thread would hold the stdout pipe this test closes.
+    with subprocess.Popen(
+        SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
+    ) as process:
+        assert process.stdin is not None
+        assert process.stdout is not None
+        process.stdin.write(request(0, "initialize", _INITIALIZE) + b"\n")
+        process.stdin.flush()
+        assert json.loads(process.stdout.readline())["id"] == 0
+        process.stdout.close()
+        process.stdin.write(call(1, "automium_list_apps", {}) + b"\n")  # its answer: EPIPE
+        process.stdin.flush()
+        try:
+            exit_code = process.wait(timeout=PROMPTLY)  # stdin is still open
+        finally:
+            process.kill()
+        stderr = process.communicate()[1]
+    assert exit_code == 0, stderr.decode()[-2000:]
+    assert b"Traceback" not in stderr
+
+
+_INITIALIZE = {
+    "protocolVersion": "2025-11-25",
+    "capabilities": {},
+    "clientInfo": {"name": "shutdown-test", "version": "0"},
+}
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_ends_the_http_server_with_code_0(signum: signal.Signals, tmp_path: Path) -> None:
+    with raw_server(tmp_path, http_server()) as server:
+        port = port_of(server)
+        assert response(connect(port, initialize(port))).startswith(b"HTTP/1.1 200 ")
+        server.process.send_signal(signum)  # with that session still open
+        _assert_clean(server, server.wait_exit(PROMPTLY))
