@@ -274,7 +274,10 @@ def publish(bundled: Json, documents: Mapping[str, str]) -> Json:
         if isinstance(ref, str) and ref.removeprefix("#/$defs/") in documents:
             contract = documents[ref.removeprefix("#/$defs/")]
             described = node.get("description", "")
-            return {"type": "object", "description": f"{described} (a whole {contract} document)".strip()}
+            return {
+                "type": "object",
+                "description": f"{described} (a whole {contract} document)".strip(),
+            }
         return {key: walk(value) for key, value in node.items() if key != "$defs"}
 
     published: Json = walk(bundled)
@@ -370,7 +373,9 @@ def generate(out: Path) -> str:
         (out / "schemas" / f"{name}.json").write_text(dump_json(bundled), "utf-8")
         (out / "checks" / f"{name}.json").write_text(dump_json(project(name, bundled)), "utf-8")
         others = {t: n for t, n in documents.items() if n != name}
-        (out / "published" / f"{name}.json").write_text(dump_json(publish(bundled, others)), "utf-8")
+        (out / "published" / f"{name}.json").write_text(
+            dump_json(publish(bundled, others)), "utf-8"
+        )
     return corpus
 
 
