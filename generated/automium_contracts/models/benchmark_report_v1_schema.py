@@ -3,11 +3,21 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from . import common_schema
+
+
+class Source(StrEnum):
+    """
+    Where the trials come from: "modeled" (Automium's deterministic planner model; see modeled) or "recorded" (the caller's trials input; see recorded).
+    """
+
+    MODELED = "modeled"
+    RECORDED = "recorded"
 
 
 class TokenSpend(BaseModel):
@@ -25,9 +35,19 @@ class TokenSpend(BaseModel):
     total: Annotated[int, Field(description="input + output.", ge=0)]
 
 
-class Metrics(BaseModel):
+class Origin(StrEnum):
     """
-    Metrics over a set of trials.
+    reference: a reference journey of the corpus; given: one of the journeys input; recorded: named by recorded trials.
+    """
+
+    REFERENCE = "reference"
+    GIVEN = "given"
+    RECORDED = "recorded"
+
+
+class Interval(BaseModel):
+    """
+    A 95% Wilson score interval on a pass rate.
     """
 
     model_config = ConfigDict(
@@ -35,44 +55,212 @@ class Metrics(BaseModel):
         validate_by_name=True,
         frozen=True,
     )
-    trials: Annotated[int, Field(description="Trials run.", ge=0)]
-    passed: Annotated[int, Field(description="Trials that passed.", ge=0)]
-    pass_rate: Annotated[
-        float, Field(alias="passRate", description="passed / trials.", ge=0.0, le=1.0)
+    method: Annotated[
+        Literal["wilson"],
+        Field(
+            description='Always "wilson": the Wilson score interval, z = 1.96 (the 97.5% normal quantile).'
+        ),
     ]
-    repeatability: Annotated[
+    confidence: Annotated[float, Field(description="Always 0.95.")]
+    low: Annotated[float, Field(description="Lower bound.", ge=0.0, le=1.0)]
+    high: Annotated[float, Field(description="Upper bound.", ge=0.0, le=1.0)]
+
+
+class PassHatK(BaseModel):
+    """
+    One point of the pass^k curve.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    k: Annotated[int, Field(description="k: repetitions that must all pass.", ge=1)]
+    value: Annotated[
         float,
         Field(
-            description="pass^k with k = repetitions: mean over tasks (journeys) of C(c,k)/C(n,k), where c of n trials passed — the chance that all k repetitions pass.",
+            description="pass^k: mean over journeys of C(c,k)/C(n,k), where c of a journey's n trials passed.",
             ge=0.0,
             le=1.0,
         ),
     ]
-    median_latency_ms: Annotated[
-        float,
+
+
+class Latency(BaseModel):
+    """
+    Trial latency percentiles, in milliseconds.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    method: Annotated[
+        Literal["nearest-rank"],
         Field(
-            alias="medianLatencyMs",
-            description="Median journey latency, in milliseconds.",
+            description='Always "nearest-rank": the p-th percentile is the smallest latency with at least p% of trials at or below it.'
+        ),
+    ]
+    p50: Annotated[float, Field(description="Median latency.", ge=0.0)]
+    p90: Annotated[float, Field(description="90th percentile latency.", ge=0.0)]
+
+
+class Metrics(BaseModel):
+    """
+    Metrics over a set of trials; a metric the trials cannot support is null, never invented.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    trials: Annotated[int, Field(description="Trials.", ge=0)]
+    passed: Annotated[
+        int, Field(description="Trials that passed (recovered ones included).", ge=0)
+    ]
+    journeys: Annotated[
+        int,
+        Field(
+            description="Journeys among the trials (the tasks pass^k averages over).",
+            ge=0,
+        ),
+    ]
+    pass_rate: Annotated[
+        float | None,
+        Field(
+            alias="passRate",
+            description="passed / trials; null without trials.",
             ge=0.0,
+            le=1.0,
+        ),
+    ]
+    pass_rate_interval: Annotated[
+        Interval | None,
+        Field(
+            alias="passRateInterval",
+            description="95% Wilson score interval on passRate; null without trials.",
+        ),
+    ]
+    pass_hat_k: Annotated[
+        list[PassHatK],
+        Field(
+            alias="passHatK",
+            description="The pass^k curve, n being the fewest trials of any journey here: k = 1..n when n <= 10, else k = 1, 2, 5, 10, 20, 50, ... below n, then n. Empty without trials.",
+            max_length=40,
+        ),
+    ]
+    repeatability: Annotated[
+        float | None,
+        Field(
+            description="pass^n, the last point of passHatK: the chance that all n repetitions of a journey pass; null without trials.",
+            ge=0.0,
+            le=1.0,
+        ),
+    ]
+    step_success_rate: Annotated[
+        float | None,
+        Field(
+            alias="stepSuccessRate",
+            description="Steps completed / steps attempted (a trial attempts steps in order until one fails); null when a trial has no step counts.",
+            ge=0.0,
+            le=1.0,
+        ),
+    ]
+    latency_ms: Annotated[
+        Latency | None,
+        Field(
+            alias="latencyMs", description="Latency p50 and p90; null without trials."
         ),
     ]
     tokens: Annotated[TokenSpend, Field(description="Token spend over all trials.")]
+    tokens_per_trial: Annotated[
+        float | None,
+        Field(
+            alias="tokensPerTrial",
+            description="tokens.total / trials (to 0.1); null without trials.",
+            ge=0.0,
+        ),
+    ]
+    tokens_per_success: Annotated[
+        float | None,
+        Field(
+            alias="tokensPerSuccess",
+            description="tokens.total / passed, failed trials' spend included (to 0.1); null without a success.",
+            ge=0.0,
+        ),
+    ]
     recovery_attempts: Annotated[
         int,
         Field(
-            alias="recoveryAttempts",
-            description="Failing trials that tried recovery.",
-            ge=0,
+            alias="recoveryAttempts", description="Trials that tried recovery.", ge=0
         ),
     ]
     recovery_success_rate: Annotated[
         float | None,
         Field(
             alias="recoverySuccessRate",
-            description="Recovered failures / failures that tried recovery; absent when no trial tried recovery.",
+            description="Trials that recovered / trials that tried recovery; null when no trial tried recovery.",
             ge=0.0,
             le=1.0,
         ),
+    ]
+
+
+class RecordField(StrEnum):
+    """
+    A field of a recorded trial.
+    """
+
+    PASSED = "passed"
+    LATENCY_MS = "latencyMs"
+    INPUT_TOKENS = "inputTokens"
+    OUTPUT_TOKENS = "outputTokens"
+    RECOVERY_ATTEMPTS = "recoveryAttempts"
+    FAILING_STEP = "failingStep"
+    FAILING_LANE = "failingLane"
+    STEPS_COMPLETED = "stepsCompleted"
+    STEPS_TOTAL = "stepsTotal"
+
+
+class ComparedJourney(BaseModel):
+    """
+    One journey of the comparison.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    app_id: Annotated[
+        str,
+        Field(
+            alias="appId",
+            description="App of the journey.",
+            max_length=64,
+            pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+        ),
+    ]
+    journey_id: Annotated[
+        str,
+        Field(
+            alias="journeyId",
+            description="Journey id.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    origin: Annotated[
+        Origin,
+        Field(
+            description="reference: a reference journey of the corpus; given: one of the journeys input; recorded: named by recorded trials."
+        ),
+    ]
+    steps: Annotated[
+        int | None, Field(description="Steps of the journey, when known.", ge=1)
     ] = None
 
 
@@ -98,6 +286,137 @@ class AppMetrics(BaseModel):
     metrics: Annotated[Metrics, Field(description="Metrics over the app's trials.")]
 
 
+class FailingStep(BaseModel):
+    """
+    A step where trials ended failed.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    app_id: Annotated[
+        str,
+        Field(
+            alias="appId",
+            description="App of the journey.",
+            max_length=64,
+            pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+        ),
+    ]
+    journey_id: Annotated[
+        str,
+        Field(
+            alias="journeyId",
+            description="Journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    step_id: Annotated[
+        str,
+        Field(
+            alias="stepId",
+            description="Step at which the trials ended failed.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    lane: Annotated[
+        common_schema.ReplayLane | None,
+        Field(description="Replay lane the failure shows on; null when not recorded."),
+    ]
+    failures: Annotated[int, Field(description="Trials that ended failed there.", ge=1)]
+
+
+class ComparisonVerdict(BaseModel):
+    """
+    The verdict of the comparison on pass rate, and its cost frontier.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    best: Annotated[
+        list[common_schema.Identifier],
+        Field(
+            description="Every planner with the highest pass rate (several when tied), in the order given; planners without trials are left out."
+        ),
+    ]
+    tied: Annotated[
+        bool, Field(description="More than one planner has the highest pass rate.")
+    ]
+    overlapping: Annotated[
+        list[common_schema.Identifier],
+        Field(
+            description="Other planners whose 95% interval overlaps a best planner's: not separable from it at this sample size."
+        ),
+    ]
+    separable: Annotated[
+        bool | None,
+        Field(
+            description="One best planner whose interval overlaps no other planner's; null when only one planner has trials."
+        ),
+    ]
+    pareto_frontier: Annotated[
+        list[common_schema.Identifier],
+        Field(
+            alias="paretoFrontier",
+            description="Planners marked paretoOptimal, in the order given.",
+        ),
+    ]
+    summary: Annotated[
+        str,
+        Field(
+            description="The verdict in words.",
+            max_length=2000,
+            min_length=1,
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+        ),
+    ]
+
+
+class Recorded(BaseModel):
+    """
+    Marks a report computed from recorded trials: Automium ran nothing and did not check that the trials happened.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    recorded: Annotated[
+        Literal[True],
+        Field(description="Always true: the trials were given in the request."),
+    ]
+    executed: Annotated[
+        Literal[False], Field(description="Always false: Automium executed nothing.")
+    ]
+    notice: Annotated[
+        str,
+        Field(
+            description="What was observed and what was not, in words.",
+            max_length=2000,
+            min_length=1,
+            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+        ),
+    ]
+    observed: Annotated[
+        list[RecordField], Field(description="Record fields some trial holds.")
+    ]
+    not_observed: Annotated[
+        list[RecordField],
+        Field(
+            alias="notObserved",
+            description="Optional record fields no trial holds; the metrics that need them are null or left out.",
+        ),
+    ]
+
+
 class PlannerReport(BaseModel):
     """
     One planner's results.
@@ -115,11 +434,33 @@ class PlannerReport(BaseModel):
     apps: Annotated[
         list[AppMetrics], Field(description="Metrics per app, in the order of appIds.")
     ]
+    pareto_optimal: Annotated[
+        bool | None,
+        Field(
+            alias="paretoOptimal",
+            description="On the Pareto frontier of pass rate (higher is better) vs tokens per success (lower): no other planner is at least as good on both and better on one. null without a success (left out).",
+        ),
+    ]
+    dominated_by: Annotated[
+        list[common_schema.Identifier],
+        Field(
+            alias="dominatedBy",
+            description="Planners that dominate this one on pass rate vs tokens per success, in the order given.",
+        ),
+    ]
+    failing_steps: Annotated[
+        list[FailingStep],
+        Field(
+            alias="failingSteps",
+            description="Steps where this planner's trials ended failed, most failures first (at most 5; failures without a known step are not listed).",
+            max_length=5,
+        ),
+    ]
 
 
 class BenchmarkReport(BaseModel):
     """
-    A planner comparison report over the owned corpus: per planner and per app, pass rate, repeatability (pass^k), median latency, token spend and recovery success rate. Trials are modeled; nothing was executed.
+    A planner comparison report: per planner and per app, pass rate with a 95% Wilson interval, the pass^k curve, step success, latency p50/p90, tokens per trial and per success, recovery success; a verdict naming the best planner (or every one tied), whether intervals overlap, and a pass-rate vs cost Pareto mark. Trials are modeled (nothing executed) or recorded (given by the caller), as source says.
     """
 
     model_config = ConfigDict(
@@ -142,16 +483,26 @@ class BenchmarkReport(BaseModel):
             pattern="^[0-9]{4}\\.[0-9]{1,3}$",
         ),
     ]
+    source: Annotated[
+        Source,
+        Field(
+            description='Where the trials come from: "modeled" (Automium\'s deterministic planner model; see modeled) or "recorded" (the caller\'s trials input; see recorded).'
+        ),
+    ]
     repetitions: Annotated[
         int,
         Field(
-            description="Repetitions per reference journey after normalisation (k of pass^k).",
+            description="Modeled: repetitions per journey after normalisation. Recorded: the fewest trials any planner has of any journey.",
             ge=1,
         ),
     ]
     app_ids: Annotated[
         list[common_schema.AppId],
         Field(alias="appIds", description="Apps compared, in the order given."),
+    ]
+    journeys: Annotated[
+        list[ComparedJourney],
+        Field(description="The journeys compared (the tasks of pass^k), in app order."),
     ]
     trial_count: Annotated[
         int, Field(alias="trialCount", description="Trials in all.", ge=0)
@@ -160,9 +511,19 @@ class BenchmarkReport(BaseModel):
         list[PlannerReport],
         Field(description="One report per planner, in the order given."),
     ]
-    modeled: Annotated[
-        common_schema.Modeled,
-        Field(
-            description="Says the trials were modeled, with the model's assumptions."
-        ),
+    verdict: Annotated[
+        ComparisonVerdict,
+        Field(description="What the comparison supports, on pass rate and on cost."),
     ]
+    modeled: Annotated[
+        common_schema.Modeled | None,
+        Field(
+            description="When source is modeled: says the trials were modeled, with the model's assumptions."
+        ),
+    ] = None
+    recorded: Annotated[
+        Recorded | None,
+        Field(
+            description="When source is recorded: says the trials were given, what they observed and what not."
+        ),
+    ] = None
