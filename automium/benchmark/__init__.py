@@ -5,7 +5,7 @@ deterministically; ``runner`` enumerates a comparison's trials; ``metrics`` aggr
 trials (modeled or recorded); ``report`` checks a request and assembles the report.
 """
 
-from automium.benchmark.metrics import metrics_for, pass_hat_k
+from automium.benchmark.metrics import k_points, metrics_for, pass_hat_k, wilson_interval
 from automium.benchmark.model import ASSUMPTIONS, trial_seed
 from automium.benchmark.planners import parse_planners, planner_id
 from automium.benchmark.report import (
@@ -26,6 +26,7 @@ __all__ = [
     "Trial",
     "TrialError",
     "compare_planners",
+    "k_points",
     "metrics_for",
     "normalized_repetitions",
     "parse_planners",
@@ -35,4 +36,5 @@ __all__ = [
     "request_problems",
     "run_trials",
     "trial_seed",
+    "wilson_interval",
 ]
