@@ -79,7 +79,15 @@ def _pass_hat_k(counts: Mapping[TaskKey, Tally], k: int) -> Fraction:
         raise TrialError(f"pass^{k} needs at least {k} trials per task; too few for {short}")
     if not counts:
         return Fraction(0)
-    ratios = (Fraction(math.comb(c, k), math.comb(n, k)) for n, c in counts.values())
+    # Tasks with the same n share a denominator: sum their numerators as integers first, so a
+    # comparison of many tasks adds a handful of Fractions instead of one per task.
+    numerators: dict[int, int] = {}
+    for n, c in counts.values():
+        numerators[n] = numerators.get(n, 0) + math.comb(c, k)
+    if len(numerators) == 1:  # every task has n trials, as in any modeled comparison
+        ((n, total),) = numerators.items()
+        return Fraction(total, math.comb(n, k) * len(counts))
+    ratios = (Fraction(total, math.comb(n, k)) for n, total in numerators.items())
     return sum(ratios, Fraction(0)) / len(counts)
 
 
@@ -139,12 +147,12 @@ def metrics_for(trials: Iterable[Trial]) -> Metrics:
         if t.recovery_attempts:
             tried += 1
             recovered += t.passed
-        steps = t.steps_attempted
-        if steps is None or t.steps_completed is None:
+        done, total = t.steps_completed, t.steps_total  # Trial.steps_attempted, inlined
+        if done is None or total is None:
             stepped = False
         else:
-            completed += t.steps_completed
-            attempted += steps
+            completed += done
+            attempted += total if t.passed else min(total, done + 1)
         tally = counts.setdefault((t.planner_id, t.app_id, t.journey_id), [0, 0])
         tally[0] += 1
         tally[1] += t.passed

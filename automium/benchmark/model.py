@@ -73,8 +73,9 @@ import bisect
 import hashlib
 import json
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from automium.benchmark.steps import DECISION, HAZARDS, JourneyProfile
 from automium.benchmark.trials import Trial
@@ -157,8 +158,8 @@ class PlannerProfile:
     skill: float
     speed: float
     verbosity: float
-    sensitivity: Mapping[str, float]
-    """Per hazard name; decision is always 1."""
+    sensitivity: tuple[tuple[str, float], ...]
+    """(hazard name, multiplier) for every hazard; decision's is always 1."""
 
 
 def planner_profile(planner_id: str, vendor: str, model: str) -> PlannerProfile:
@@ -176,10 +177,10 @@ def planner_profile(planner_id: str, vendor: str, model: str) -> PlannerProfile:
         skill=_within(SKILL_RANGE, u[0]),
         speed=_within(SPEED_RANGE, u[1]),
         verbosity=_within(VERBOSITY_RANGE, u[2]),
-        sensitivity={
-            DECISION.name: 1.0,
-            **{h.name: _within(SENSITIVITY_RANGE, s[i]) for i, h in enumerate(others)},
-        },
+        sensitivity=(
+            (DECISION.name, 1.0),
+            *((h.name, _within(SENSITIVITY_RANGE, s[i])) for i, h in enumerate(others)),
+        ),
     )
 
 
@@ -223,14 +224,18 @@ class Plan:
     retries: int  # retries a failing step may have
 
 
+@lru_cache(maxsize=1024)
 def plan(planner: PlannerProfile, journey: JourneyProfile) -> Plan:
+    """How ``journey``'s steps fail for ``planner``: the same for all its repetitions, and
+    for every request that compares the two again."""
     error = 1.0 - planner.skill
+    sensitivity = dict(planner.sensitivity)
     retries = max(0, journey.max_attempts - 1)
     steps: list[_StepPlan] = []
     survival = [1.0]
     checked = [0]
     for step in journey.steps:
-        terms = [error * weight * planner.sensitivity[h.name] for h, weight in step.hazards]
+        terms = [error * weight * sensitivity[h.name] for h, weight in step.hazards]
         failure = min(MAX_STEP_FAILURE, sum(terms))
         total = sum(terms) or 1.0
         running = 0.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 
 from automium import corpus
 from automium.benchmark.model import model_trials, planner_profile
@@ -11,13 +12,15 @@ from automium.benchmark.trials import Trial
 from automium.contracts import PlannerReference
 
 
-def app_journeys(app_id: str) -> list[JourneyProfile]:
-    """Every reference journey of every fixture of the app, in corpus order."""
-    return [
+@cache
+def app_journeys(app_id: str) -> tuple[JourneyProfile, ...]:
+    """Every reference journey of every fixture of the app, in corpus order (the corpus is
+    checked in, so each app's profiles are built once)."""
+    return tuple(
         journey_profile(journey)
         for fixture in corpus.fixtures(app_id)
         for journey in corpus.reference_journeys(fixture.id)
-    ]
+    )
 
 
 def run_trials(
