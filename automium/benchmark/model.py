@@ -224,7 +224,7 @@ class Plan:
     retries: int  # retries a failing step may have
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)  # one request needs at most 8 planners x 20 journeys
 def plan(planner: PlannerProfile, journey: JourneyProfile) -> Plan:
     """How ``journey``'s steps fail for ``planner``: the same for all its repetitions, and
     for every request that compares the two again."""

@@ -13,7 +13,8 @@ journey_app_conflict  its journey is recorded under another app by an earlier re
                       reference journey of another app
 duplicate_trial       an earlier record has the same planner, journey and repetition
 inconsistent_trial    a failing step on a passed trial, a failing lane without a step, step
-                      counts apart or out of range, a passed trial with steps left
+                      counts apart or out of range, a passed trial with steps left, a
+                      journey given two step totals
 ===================== ======================================================================
 """
 
@@ -38,6 +39,7 @@ def record_problems(
     reference = {j.id: j.app_id for j in corpus.reference_journeys()}
     first: dict[str, tuple[str, int]] = {}  # journey id -> (app id, index of its first trial)
     seen: dict[tuple[str, str, int], int] = {}
+    totals: dict[str, tuple[int, int]] = {}  # journey id -> (steps total, first trial giving it)
     for index, record in enumerate(records):
         at = ("trials", index)
         if record.planner_id not in planner_ids:
@@ -85,6 +87,18 @@ def record_problems(
             )
         seen.setdefault(key, index)
         problems += _inconsistencies(record, at)
+        if record.steps_total is not None:
+            known = totals.setdefault(journey, (record.steps_total, index))
+            if known[0] != record.steps_total:
+                problems.append(
+                    Problem(
+                        ErrorCode.INCONSISTENT_TRIAL,
+                        f"journey {quoted(journey)} has {known[0]} steps in trial {known[1]} "
+                        f"and {record.steps_total} here; a journey has one step count",
+                        pointer(*at, "stepsTotal"),
+                        (known[0],),
+                    )
+                )
     return problems
 
 

@@ -326,6 +326,15 @@ def test_a_reference_journey_recorded_under_another_app_is_refused() -> None:
     )
 
 
+def test_a_journey_with_two_step_totals_is_refused() -> None:
+    records = [
+        record("claude", "checkout", 0, True, stepsCompleted=6, stepsTotal=6),
+        record("gpt", "checkout", 0, True, stepsCompleted=5, stepsTotal=5),
+    ]
+
+    assert refusal(records) == [("inconsistent_trial", "/trials/1/stepsTotal")]
+
+
 def test_every_inconsistent_record_is_reported_at_once() -> None:
     records = [
         record("claude", "checkout", 0, True),
