@@ -32,7 +32,6 @@ if TYPE_CHECKING:
         AppCatalog,
         ArtifactManifest,
         BenchmarkReport,
-        ComparePlannersInput,
         FixtureCatalog,
         JourneyCompilation,
         ListAppsInput,
@@ -146,12 +145,15 @@ def _manifest_line(manifest: ArtifactManifest) -> str:
 
 
 def _comparison_line(report: BenchmarkReport) -> str:
-    best = max(report.planners, key=lambda p: p.metrics.pass_rate)
-    return (
+    source = report.source.value
+    depth = f", k up to {report.repetitions}" if report.trial_count else ""
+    line = (
         f"Compared {len(report.planners)} planner(s) on {len(report.app_ids)} app(s), "
-        f"{report.trial_count} modeled trials, k={report.repetitions}; highest pass rate: "
-        f"{best.planner.id} ({best.metrics.pass_rate:.0%})."
+        f"{report.trial_count} {source} trials{depth}: {report.verdict.summary}"
     )
+    if report.recorded is not None:
+        line += " The trials were recorded elsewhere and given in the request: nothing ran here."
+    return line
 
 
 _NO_SIDE_EFFECTS = "Read-only and deterministic: no browser, no network, nothing persisted."
@@ -234,17 +236,20 @@ GET_ARTIFACT_MANIFEST: Capability[object, ArtifactManifest] = Capability(
     summary=_manifest_line,
     takes_document=True,
 )
-COMPARE_PLANNERS: Capability[ComparePlannersInput, BenchmarkReport] = Capability(
+COMPARE_PLANNERS: Capability[object, BenchmarkReport] = Capability(
     name="automium_compare_planners",
     title="Compare planner backends",
-    description="Compare planner backends on the corpus's reference journeys: pass rate, "
-    "repeatability (pass^k), median latency, token spend and recovery success, per planner "
-    "and per app. Trials are modeled: no planner API is called and nothing is executed. "
+    description="Compare planner backends on the corpus's reference journeys, or on your own "
+    "journeys: pass rate with a 95% interval, the pass^k curve, step success, latency p50/p90, "
+    "tokens per success and recovery, per planner and per app, with the steps that fail most "
+    "and a verdict (best or tied, separable or not, Pareto on cost). Trials are modeled (no "
+    "planner API is called, nothing is executed) unless you give recorded trials. "
     + _NO_SIDE_EFFECTS,
     input_contract="compare-planners-input.v1",
     output_contract="benchmark-report.v1",
     handler="automium.benchmark:compare_planners",
     summary=_comparison_line,
+    takes_document=True,
 )
 
 CAPABILITIES: tuple[Capability[Any, Any], ...] = (

@@ -29,7 +29,9 @@ array lengths                journey ``steps`` and           contracts ``maxItem
                              ``assertions`` 1000, manifest
                              ``entries`` 1000, ``appIds`` 5,
                              ``planners`` 8, recovery
-                             ``strategies`` 4
+                             ``strategies`` 4, compare
+                             ``journeys`` 20 and recorded
+                             ``trials`` 1000
 string lengths               ids 64 to 128, ``Text`` 2000,   contracts ``maxLength`` (see
                              ``ShortText`` 200, artifact     ``common.schema.json``)
                              paths 512, refs 160, roles 40

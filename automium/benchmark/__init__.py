@@ -1,14 +1,17 @@
 """Benchmark runner: trials -> metrics -> planner comparison report.
 
-``trials`` holds the one record the metrics read; ``model`` draws modeled trials
-deterministically; ``runner`` enumerates a comparison's trials; ``metrics`` aggregates any
-trials (modeled or recorded); ``report`` checks a request and assembles the report.
+``trials`` holds the one record the metrics read; ``steps`` reads each journey's hazards off
+its pages; ``model`` draws modeled trials from them deterministically; ``recorded`` checks
+and converts recorded trials; ``runner`` enumerates a modeled comparison's trials;
+``metrics`` aggregates any trials (modeled or recorded); ``verdict`` weighs the planners;
+``report`` checks a request and assembles the report.
 """
 
-from automium.benchmark.metrics import metrics_for, pass_hat_k
+from automium.benchmark.metrics import k_points, metrics_for, pass_hat_k, wilson_interval
 from automium.benchmark.model import ASSUMPTIONS, trial_seed
 from automium.benchmark.planners import parse_planners, planner_id
 from automium.benchmark.report import (
+    MAX_JOURNEYS,
     NOTICE,
     REPETITIONS_CAP,
     compare_planners,
@@ -21,11 +24,13 @@ from automium.benchmark.trials import Trial, TrialError
 
 __all__ = [
     "ASSUMPTIONS",
+    "MAX_JOURNEYS",
     "NOTICE",
     "REPETITIONS_CAP",
     "Trial",
     "TrialError",
     "compare_planners",
+    "k_points",
     "metrics_for",
     "normalized_repetitions",
     "parse_planners",
@@ -35,4 +40,5 @@ __all__ = [
     "request_problems",
     "run_trials",
     "trial_seed",
+    "wilson_interval",
 ]

@@ -1,28 +1,62 @@
 """Metrics over trials, from any source: the contract's ``Metrics`` for a set of trials.
 
-Rates and the median are rounded to ``DECIMALS`` places: four decimals are finer than any
-difference a comparison of at most a few thousand trials can resolve, and they keep reports
-short, readable and stable in snapshot diffs (no float noise in the last digits).
+Definitions (the report's contract says the same):
+
+- pass rate: passed / trials, with a 95% Wilson score interval (z = the 97.5% quantile of
+  the standard normal, 1.95996...): unlike the normal approximation it stays inside [0, 1]
+  and keeps its coverage at the 6 to 20 trials per app a comparison typically has;
+- pass^k (tau-bench): per task (one journey of one app, for one planner) C(c, k) / C(n, k)
+  when c of its n trials passed, averaged over tasks, computed exactly with ``Fraction``; the
+  curve takes k = 1..n when n <= 10 and k = 1, 2, 5, 10, 20, 50, ... below n, then n, above
+  that, n being the fewest trials of any task, so uneven repetitions run up to the smallest;
+  repeatability is pass^n, the curve's last point;
+- step success rate: steps completed / steps attempted (Mind2Web's per-step view next to
+  task success); null unless every trial knows its step counts;
+- latency p50 and p90 by nearest rank (the smallest latency with at least p% of trials at or
+  below it: always an observed latency, no interpolation);
+- tokens per trial and tokens per success (all tokens, failed trials' included, over the
+  passed trials: what one success costs); null without trials or without a success;
+- recovery success rate: trials that tried recovery and passed / trials that tried recovery;
+  null when none tried.
+
+Rates are rounded to ``DECIMALS`` places: four decimals are finer than any difference a
+comparison of at most a few thousand trials can resolve, and they keep reports short and
+stable in snapshot diffs. Token averages are rounded to 0.1 token.
 """
 
 from __future__ import annotations
 
-import statistics
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from math import comb
+from statistics import NormalDist
 
 from automium.benchmark.trials import Trial, TrialError
-from automium.contracts import Metrics, TokenSpend, present
+from automium.contracts import Interval, Latency, Metrics, PassHatK, TokenSpend
 
 DECIMALS = 4
+CONFIDENCE = 0.95
+Z = NormalDist().inv_cdf(1 - (1 - CONFIDENCE) / 2)  # 1.959963984540054
+_LOG_SPACED = (1, 2, 5)  # the 1-2-5 series: 1, 2, 5, 10, 20, 50, 100, ...
+_DENSE_UP_TO = 10
 
 TaskKey = tuple[str, str, str]  # (planner id, app id, journey id)
+Tally = tuple[int, int]  # (trials, passed)
 
 
 def task_key(trial: Trial) -> TaskKey:
     """A task of pass^k: one journey of one app, for one planner."""
     return (trial.planner_id, trial.app_id, trial.journey_id)
+
+
+def tallies(trials: Iterable[Trial]) -> dict[TaskKey, Tally]:
+    """Trials and passes per task, in the order tasks first appear."""
+    counts: dict[TaskKey, list[int]] = {}
+    for trial in trials:
+        tally = counts.setdefault(task_key(trial), [0, 0])
+        tally[0] += 1
+        tally[1] += trial.passed
+    return {key: (n, c) for key, (n, c) in counts.items()}
 
 
 def pass_hat_k(trials: Iterable[Trial], k: int) -> Fraction:
@@ -34,47 +68,124 @@ def pass_hat_k(trials: Iterable[Trial], k: int) -> Fraction:
     Raises :class:`TrialError` when ``k`` < 1 or a task has fewer than ``k`` trials, where the
     ratio is undefined.
     """
+    return _pass_hat_k(tallies(trials), k)
+
+
+def _pass_hat_k(counts: Mapping[TaskKey, Tally], k: int) -> Fraction:
     if k < 1:
         raise TrialError(f"pass^k needs k >= 1, got {k}")
-    counts: dict[TaskKey, list[int]] = {}
-    for trial in trials:
-        tally = counts.setdefault(task_key(trial), [0, 0])
-        tally[0] += 1
-        tally[1] += trial.passed
     short = [key for key, (n, _) in counts.items() if n < k]
     if short:
         raise TrialError(f"pass^{k} needs at least {k} trials per task; too few for {short}")
     if not counts:
         return Fraction(0)
-    total = sum((Fraction(comb(c, k), comb(n, k)) for n, c in counts.values()), Fraction(0))
-    return total / len(counts)
+    # Tasks with the same n share a denominator: sum their numerators as integers first, so a
+    # comparison of many tasks adds a handful of Fractions instead of one per task.
+    numerators: dict[int, int] = {}
+    for n, c in counts.values():
+        numerators[n] = numerators.get(n, 0) + math.comb(c, k)
+    if len(numerators) == 1:  # every task has n trials, as in any modeled comparison
+        ((n, total),) = numerators.items()
+        return Fraction(total, math.comb(n, k) * len(counts))
+    ratios = (Fraction(total, math.comb(n, k)) for n, total in numerators.items())
+    return sum(ratios, Fraction(0)) / len(counts)
 
 
-def metrics_for(trials: Iterable[Trial], repetitions: int) -> Metrics:
-    """The contract's metrics over ``trials``, with pass^k for k = ``repetitions``.
+def k_points(n: int) -> list[int]:
+    """The k of the pass^k curve for tasks of at least ``n`` trials (empty when ``n`` < 1)."""
+    if n <= _DENSE_UP_TO:
+        return list(range(1, n + 1))
+    points: list[int] = []
+    scale = 1
+    while True:
+        for step in _LOG_SPACED:
+            if step * scale >= n:
+                return [*points, n]
+            points.append(step * scale)
+        scale *= 10
 
-    An empty set gives zero counts and zero rates. ``recoverySuccessRate`` is left out when
-    no trial tried recovery, as the contract asks (a rate over nothing is not 0).
+
+def wilson_interval(passed: int, trials: int, z: float = Z) -> tuple[float, float]:
+    """The Wilson score interval of ``passed`` successes in ``trials`` (unrounded).
+
+    Its bounds are the two p with (passed/trials - p)^2 = z^2 p (1 - p) / trials.
     """
-    chosen = list(trials)
-    count = len(chosen)
-    passed = sum(t.passed for t in chosen)
-    attempts = sum(t.recovery_attempted for t in chosen)
-    recovered = sum(t.recovered for t in chosen)
-    input_tokens = sum(t.input_tokens for t in chosen)
-    output_tokens = sum(t.output_tokens for t in chosen)
-    median = statistics.median(t.latency_ms for t in chosen) if chosen else 0
+    if trials < 1 or not 0 <= passed <= trials:
+        raise TrialError(f"no interval for {passed} of {trials}")
+    p = passed / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    center = (p + z2 / (2 * trials)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    # At 0 or n successes one bound is exact; floats would put it a hair off.
+    low = 0.0 if passed == 0 else max(0.0, center - half)
+    high = 1.0 if passed == trials else min(1.0, center + half)
+    return low, high
+
+
+def nearest_rank(values: Sequence[int], percent: int) -> int:
+    """The ``percent``-th percentile of ``values`` (sorted, non-empty) by nearest rank."""
+    rank = max(1, -(-percent * len(values) // 100))  # ceil without floats
+    return values[rank - 1]
+
+
+def metrics_for(trials: Iterable[Trial]) -> Metrics:
+    """The contract's metrics over ``trials``; what they cannot support is ``None``."""
+    # One pass over the trials: a comparison has up to 15,200 of them, each counted twice
+    # (for its planner and for its app).
+    count = passed = tried = recovered = input_tokens = output_tokens = 0
+    completed = attempted = 0
+    stepped = True
+    latencies: list[int] = []
+    counts: dict[TaskKey, list[int]] = {}
+    for t in trials:
+        count += 1
+        passed += t.passed
+        input_tokens += t.input_tokens
+        output_tokens += t.output_tokens
+        latencies.append(t.latency_ms)
+        if t.recovery_attempts:
+            tried += 1
+            recovered += t.passed
+        done, total = t.steps_completed, t.steps_total  # Trial.steps_attempted, inlined
+        if done is None or total is None:
+            stepped = False
+        else:
+            completed += done
+            attempted += total if t.passed else min(total, done + 1)
+        tally = counts.setdefault((t.planner_id, t.app_id, t.journey_id), [0, 0])
+        tally[0] += 1
+        tally[1] += t.passed
+    tasks = {key: (n, c) for key, (n, c) in counts.items()}
+    fewest = min((n for n, _ in tasks.values()), default=0)
+    curve = [PassHatK(k=k, value=_rounded(_pass_hat_k(tasks, k))) for k in k_points(fewest)]
+    total_tokens = input_tokens + output_tokens
     return Metrics(
         trials=count,
         passed=passed,
-        pass_rate=_rounded(passed / count if count else 0.0),
-        repeatability=_rounded(pass_hat_k(chosen, repetitions)),
-        median_latency_ms=_rounded(median),
-        tokens=TokenSpend(
-            input=input_tokens, output=output_tokens, total=input_tokens + output_tokens
-        ),
-        recovery_attempts=attempts,
-        **present(recovery_success_rate=_rounded(recovered / attempts) if attempts else None),
+        journeys=len(tasks),
+        pass_rate=_rounded(passed / count) if count else None,
+        pass_rate_interval=_interval(passed, count) if count else None,
+        pass_hat_k=curve,
+        repeatability=curve[-1].value if curve else None,
+        step_success_rate=_rounded(completed / attempted) if stepped and attempted else None,
+        latency_ms=_latency(sorted(latencies)) if count else None,
+        tokens=TokenSpend(input=input_tokens, output=output_tokens, total=total_tokens),
+        tokens_per_trial=round(total_tokens / count, 1) if count else None,
+        tokens_per_success=round(total_tokens / passed, 1) if passed else None,
+        recovery_attempts=tried,
+        recovery_success_rate=_rounded(recovered / tried) if tried else None,
+    )
+
+
+def _interval(passed: int, trials: int) -> Interval:
+    low, high = wilson_interval(passed, trials)
+    return Interval(method="wilson", confidence=CONFIDENCE, low=_rounded(low), high=_rounded(high))
+
+
+def _latency(ordered: Sequence[int]) -> Latency:
+    return Latency(
+        method="nearest-rank", p50=nearest_rank(ordered, 50), p90=nearest_rank(ordered, 90)
     )
 
 

@@ -1,34 +1,69 @@
-"""``automium_compare_planners``: check the request, run the modeled trials, report metrics."""
+"""``automium_compare_planners``: check the request, get its trials, report metrics and verdict.
+
+Trials come from one of two sources, and everything after that is the same code:
+
+- modeled: the planner model runs every planner on every journey of every app (its own
+  journeys when the request gives some for it, else its reference journeys), ``repetitions``
+  times; the report carries a ``modeled`` block with the model's assumptions;
+- recorded: the request's ``trials``, checked for consistency (:mod:`.recorded`); the report
+  carries a ``recorded`` block saying what was observed and what not.
+
+The request is checked in one pass, as compile checks a journey: its contract, every given
+journey exactly as ``automium_compile_journey`` checks it (paths under ``/journeys/<i>``),
+then the domain rules; every problem is reported at once, before any trial runs.
+"""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel
 
 from automium import corpus
-from automium.benchmark.metrics import metrics_for
+from automium.benchmark.metrics import metrics_for, tallies
 from automium.benchmark.model import ASSUMPTIONS
-from automium.benchmark.runner import run_trials
+from automium.benchmark.recorded import notice, observed, record_problems, recorded_trials
+from automium.benchmark.runner import app_journeys, run_trials
+from automium.benchmark.steps import JourneyProfile, profile
 from automium.benchmark.trials import Trial
+from automium.benchmark.verdict import judge, pareto, standings
 from automium.contracts import (
     AppMetrics,
     BenchmarkReport,
+    ComparedJourney,
     ComparePlannersInput,
     ErrorCode,
+    FailingStep,
+    Journey,
+    Origin,
     PlannerReference,
     PlannerReport,
+    Recorded,
+    ReplayLane,
+    Source,
+    present,
+    to_document,
 )
-from automium.errors import AutomiumError, Problem, pointer, quoted
+from automium.errors import AutomiumError, Problem, pointer, pointer_key, quoted
+from automium.journeys import check_journey
+from automium.journeys.page_checks import Walk
 from automium.modeled import modeled
+from automium.validation import check, to_model
 
-# Bounds the work of one call (the contract's maximum too): 5 apps x 8 planners x 2 journeys
-# per app x 100 repetitions is 8,000 modeled trials, well under a second; pass^k for k above
-# 100 would round to 0 for any planner that ever fails.
+# Bounds the work of one call (the contract's maximum too): 5 apps x 8 planners x 19
+# reference journeys x 100 repetitions is 15,200 modeled trials, well under a second; pass^k
+# for k above 100 would round to 0 for any planner that ever fails.
 REPETITIONS_CAP = 100
+MAX_JOURNEYS = 20
+"""Journeys a request may give (the contract's maxItems): checking one walks its pages."""
+FAILING_STEPS_LISTED = 5
+"""Failing steps a planner report lists (the contract's maxItems)."""
 
 NOTICE = (
-    "Modeled comparison: trials come from Automium's deterministic planner model; "
-    "no planner API was called."
+    "Modeled comparison: trials come from Automium's deterministic planner model, run on "
+    "the steps and pages of each journey; no planner API was called."
 )
 
 
@@ -42,7 +77,9 @@ def request_problems(request: ComparePlannersInput) -> list[Problem]:
 
     Blank planner fields and duplicate app ids are refused again because a model can be
     built without validation; the rest (corpus version, app ids, distinct planner ids, the
-    repetition cap) the contract cannot express or leaves to the domain.
+    repetition cap, the apps of given journeys, the consistency of recorded trials) the
+    contract cannot express or leaves to the domain. Given journeys are checked against the
+    corpus by :func:`compare_planners`, which has their documents.
     """
     problems: list[Problem] = []
     if request.corpus_version != corpus.CORPUS_VERSION:
@@ -55,7 +92,8 @@ def request_problems(request: ComparePlannersInput) -> list[Problem]:
                 (corpus.CORPUS_VERSION,),
             )
         )
-    problems += _app_problems([app.root for app in request.app_ids])
+    app_ids = [app.root for app in request.app_ids]
+    problems += _app_problems(app_ids)
     problems += _planner_problems(request.planners)
     if request.repetitions > REPETITIONS_CAP:
         problems.append(
@@ -65,55 +103,200 @@ def request_problems(request: ComparePlannersInput) -> list[Problem]:
                 "/repetitions",
             )
         )
+    if request.journeys is not None:
+        problems += _journey_problems(request.journeys, app_ids)
+    if request.trials is not None:
+        if request.journeys is not None:
+            problems.append(
+                Problem(
+                    ErrorCode.INVALID_INPUT,
+                    "give journeys (to model trials of them) or trials (to report recorded "
+                    "outcomes), not both",
+                    "/trials",
+                )
+            )
+        ids = [p.id for p in request.planners]
+        problems += record_problems(request.trials, ids, app_ids)
     return problems
 
 
-def compare_planners(request: ComparePlannersInput) -> BenchmarkReport:
-    """The modeled comparison report of ``request``'s planners on its apps.
+def compare_planners(document: object) -> BenchmarkReport:
+    """The comparison report of ``document`` (raw arguments, or a checked model).
 
     Raises :class:`AutomiumError` with every problem of the request before any trial runs.
     """
-    problems = request_problems(request)
-    if problems:
-        raise AutomiumError(problems)
-    repetitions = normalized_repetitions(request.repetitions)
+    if isinstance(document, BaseModel):  # an in-process caller with a model already built
+        document = to_document(document)
+    request, walks = _checked(document)
     app_ids = [app.root for app in request.app_ids]
-    trials = run_trials(request.planners, app_ids, repetitions)
+    if request.trials is not None:
+        trials = recorded_trials(request.trials)
+        return _report(
+            request,
+            trials,
+            journeys=_recorded_journeys(trials, app_ids),
+            repetitions=min(n for n, _ in tallies(trials).values()),
+            source=Source.RECORDED,
+            marker={"recorded": _recorded(trials)},
+        )
+    repetitions = normalized_repetitions(request.repetitions)
+    given = _given_profiles(request.journeys or [], walks)
+    return _report(
+        request,
+        run_trials(request.planners, app_ids, repetitions, given),
+        journeys=_modeled_journeys(app_ids, given),
+        repetitions=repetitions,
+        source=Source.MODELED,
+        marker={"modeled": modeled(NOTICE, ASSUMPTIONS)},
+    )
+
+
+def _report(
+    request: ComparePlannersInput,
+    trials: Sequence[Trial],
+    *,
+    journeys: list[ComparedJourney],
+    repetitions: int,
+    source: Source,
+    marker: Mapping[str, Any],
+) -> BenchmarkReport:
+    app_ids = [app.root for app in request.app_ids]
+    reports = planner_reports(request.planners, app_ids, trials)
+    ranked = standings([(r.planner.id, r.metrics) for r in reports])
+    marks = pareto(ranked)
     return BenchmarkReport(
         schema_version="automium.benchmark-report/v1",
         corpus_version=corpus.CORPUS_VERSION,
+        source=source,
         repetitions=repetitions,
         app_ids=app_ids,
+        journeys=journeys,
         trial_count=len(trials),
-        planners=planner_reports(request.planners, app_ids, trials, repetitions),
-        modeled=modeled(NOTICE, ASSUMPTIONS),
+        planners=[_marked(r, marks.get(r.planner.id)) for r in reports],
+        verdict=judge(ranked, marks),
+        **marker,
+    )
+
+
+def _marked(report: PlannerReport, dominators: list[str] | None) -> PlannerReport:
+    """``report`` with its Pareto mark: ``None`` when left out (no success)."""
+    return PlannerReport(
+        planner=report.planner,
+        metrics=report.metrics,
+        apps=report.apps,
+        pareto_optimal=None if dominators is None else not dominators,
+        dominated_by=dominators or [],
+        failing_steps=report.failing_steps,
     )
 
 
 def planner_reports(
-    planners: Sequence[PlannerReference],
-    app_ids: Sequence[str],
-    trials: Sequence[Trial],
-    repetitions: int,
+    planners: Sequence[PlannerReference], app_ids: Sequence[str], trials: Sequence[Trial]
 ) -> list[PlannerReport]:
-    """Per planner (in the given order) and per app (in ``app_ids`` order), from any trials."""
+    """Per planner (in the given order) and per app (in ``app_ids`` order), from any trials.
+
+    The Pareto mark is left unset (``None``, no dominators): it needs every planner's
+    metrics, and :func:`compare_planners` sets it once they are known.
+    """
     by_pair: defaultdict[tuple[str, str], list[Trial]] = defaultdict(list)
     for trial in trials:
         by_pair[(trial.planner_id, trial.app_id)].append(trial)
     reports = []
     for planner in planners:
         per_app = [by_pair[(planner.id, app_id)] for app_id in app_ids]
+        everything = [t for app in per_app for t in app]
         reports.append(
             PlannerReport(
                 planner=planner,
-                metrics=metrics_for((t for app in per_app for t in app), repetitions),
+                metrics=metrics_for(everything),
                 apps=[
-                    AppMetrics(app_id=app_id, metrics=metrics_for(app, repetitions))
+                    AppMetrics(app_id=app_id, metrics=metrics_for(app))
                     for app_id, app in zip(app_ids, per_app, strict=True)
                 ],
+                pareto_optimal=None,
+                dominated_by=[],
+                failing_steps=failing_steps(everything),
             )
         )
     return reports
+
+
+def failing_steps(trials: Sequence[Trial]) -> list[FailingStep]:
+    """Where trials ended failed, most failures first (ties in the order first seen)."""
+    counts = Counter(
+        (t.app_id, t.journey_id, t.failing_step, t.failing_lane)
+        for t in trials
+        if not t.passed and t.failing_step is not None
+    )
+    ranked = sorted(counts.items(), key=lambda item: -item[1])[:FAILING_STEPS_LISTED]
+    return [
+        FailingStep(
+            app_id=app,
+            journey_id=journey,
+            step_id=step,
+            lane=None if lane is None else ReplayLane(lane),
+            failures=count,
+        )
+        for (app, journey, step, lane), count in ranked
+    ]
+
+
+# -- checking ---------------------------------------------------------------------------------
+
+
+def _checked(document: object) -> tuple[ComparePlannersInput, list[Walk | None]]:
+    """The request and the page walk of each given journey, once everything accepts it."""
+    problems: dict[str, Problem] = {}
+    walks: list[Walk | None] = []
+    given = document.get("journeys") if isinstance(document, dict) else None
+    if isinstance(given, list) and len(given) <= MAX_JOURNEYS:
+        # Compile's problems first: they know the journey's app (its routes, its pages).
+        for index, journey in enumerate(given):
+            checked = check_journey(journey)
+            walks.append(checked.walk)
+            at = pointer("journeys", index)
+            for problem in checked.problems:
+                problems.setdefault(at + problem.path, _under(problem, at))
+    for problem in check("compare-planners-input.v1", document, corpus.vocabularies()):
+        problems.setdefault(problem.path, problem)
+    if problems:
+        raise AutomiumError(sorted(problems.values(), key=lambda p: pointer_key(p.path)))
+    request = to_model(ComparePlannersInput, document)
+    found = request_problems(request)
+    if found:
+        raise AutomiumError(found)
+    return request, walks
+
+
+def _under(problem: Problem, at: str) -> Problem:
+    return Problem(problem.code, problem.message, at + problem.path, problem.allowed)
+
+
+def _journey_problems(journeys: Sequence[Journey], app_ids: Sequence[str]) -> list[Problem]:
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
+    for index, journey in enumerate(journeys):
+        if journey.app_id not in app_ids:
+            problems.append(
+                Problem(
+                    ErrorCode.APP_NOT_COMPARED,
+                    f"journey {journey.id} runs on {journey.app_id}, which is not in appIds; "
+                    "add the app there, or leave the journey out",
+                    pointer("journeys", index, "appId"),
+                    tuple(app_ids),
+                )
+            )
+        if journey.id in seen:
+            problems.append(
+                Problem(
+                    ErrorCode.INVALID_INPUT,
+                    f"journey id {quoted(journey.id)} is also the id of journey "
+                    f"{seen[journey.id]}; give every journey its own id",
+                    pointer("journeys", index, "id"),
+                )
+            )
+        seen.setdefault(journey.id, index)
+    return problems
 
 
 def _app_problems(app_ids: Sequence[str]) -> list[Problem]:
@@ -155,3 +338,52 @@ def _planner_problems(planners: Sequence[PlannerReference]) -> list[Problem]:
             )
         seen.add(planner.id)
     return problems
+
+
+# -- journeys ---------------------------------------------------------------------------------
+
+
+def _given_profiles(
+    journeys: Sequence[Journey], walks: Sequence[Walk | None]
+) -> dict[str, list[JourneyProfile]]:
+    by_app: dict[str, list[JourneyProfile]] = {}
+    for journey, walk in zip(journeys, walks, strict=True):
+        by_app.setdefault(journey.app_id, []).append(profile(journey, walk, to_document(journey)))
+    return by_app
+
+
+def _modeled_journeys(
+    app_ids: Sequence[str], given: Mapping[str, Sequence[JourneyProfile]]
+) -> list[ComparedJourney]:
+    return [
+        ComparedJourney(
+            app_id=app_id,
+            journey_id=journey.journey_id,
+            origin=Origin.GIVEN if app_id in given else Origin.REFERENCE,
+            steps=len(journey.steps),
+        )
+        for app_id in app_ids
+        for journey in given.get(app_id) or app_journeys(app_id)
+    ]
+
+
+def _recorded_journeys(trials: Sequence[Trial], app_ids: Sequence[str]) -> list[ComparedJourney]:
+    steps: dict[tuple[str, str], int | None] = {}
+    for trial in trials:
+        key = (trial.app_id, trial.journey_id)
+        if steps.get(key) is None:
+            steps[key] = trial.steps_total
+    order = {app_id: i for i, app_id in enumerate(app_ids)}
+    return [
+        ComparedJourney(
+            app_id=app, journey_id=journey, origin=Origin.RECORDED, **present(steps=total)
+        )
+        for (app, journey), total in sorted(steps.items(), key=lambda item: order[item[0][0]])
+    ]
+
+
+def _recorded(trials: Sequence[Trial]) -> Recorded:
+    held, missing = observed(trials)
+    return Recorded(
+        recorded=True, executed=False, notice=notice(trials), observed=held, not_observed=missing
+    )

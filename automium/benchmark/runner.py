@@ -1,43 +1,46 @@
-"""Enumerate the trials of a comparison and draw each one from the planner model."""
+"""Enumerate the trials of a modeled comparison and draw each one from the planner model."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import cache
 
 from automium import corpus
-from automium.benchmark.model import (
-    JourneyProfile,
-    journey_profile,
-    model_trials,
-    planner_profile,
-)
+from automium.benchmark.model import model_trials, planner_profile
+from automium.benchmark.steps import JourneyProfile, journey_profile
 from automium.benchmark.trials import Trial
 from automium.contracts import PlannerReference
 
 
-def app_journeys(app_id: str) -> list[JourneyProfile]:
-    """Every reference journey of every fixture of the app, in corpus order."""
-    capabilities = [c.root for c in corpus.get_app(app_id).capabilities]
-    return [
-        journey_profile(journey, capabilities)
+@cache
+def app_journeys(app_id: str) -> tuple[JourneyProfile, ...]:
+    """Every reference journey of every fixture of the app, in corpus order (the corpus is
+    checked in, so each app's profiles are built once)."""
+    return tuple(
+        journey_profile(journey)
         for fixture in corpus.fixtures(app_id)
         for journey in corpus.reference_journeys(fixture.id)
-    ]
+    )
 
 
 def run_trials(
-    planners: Sequence[PlannerReference], app_ids: Sequence[str], repetitions: int
+    planners: Sequence[PlannerReference],
+    app_ids: Sequence[str],
+    repetitions: int,
+    journeys: Mapping[str, Sequence[JourneyProfile]] | None = None,
 ) -> list[Trial]:
-    """Planners x apps x reference journeys x repetitions, nested in that order.
+    """Planners x apps x journeys x repetitions, nested in that order.
 
-    Takes checked input: no repetition cap is applied here (``compare_planners`` applies
-    it), so callers that measure or replay larger runs can reuse the enumeration.
+    ``journeys`` gives an app's journeys when it has its own; the others run their reference
+    journeys. Takes checked input: no repetition cap is applied here (``compare_planners``
+    applies it), so callers that measure or replay larger runs can reuse the enumeration.
     """
-    journeys = {app_id: app_journeys(app_id) for app_id in app_ids}
+    given = journeys or {}
+    compared = {app_id: given.get(app_id) or app_journeys(app_id) for app_id in app_ids}
     trials: list[Trial] = []
     for planner in planners:
         profile = planner_profile(planner.id, planner.vendor, planner.model)
         for app_id in app_ids:
-            for journey in journeys[app_id]:
+            for journey in compared[app_id]:
                 trials.extend(model_trials(corpus.CORPUS_VERSION, profile, journey, repetitions))
     return trials

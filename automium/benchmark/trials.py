@@ -1,7 +1,8 @@
-"""One trial: a planner running one reference journey once, whatever produced it.
+"""One trial: a planner running one journey once, whatever produced it.
 
-The metric code reads nothing else, so trials recorded from real runs can later be
-aggregated exactly like modeled ones.
+The metric code reads nothing else, so trials recorded from real runs (``recorded``) are
+aggregated exactly like modeled ones (``model``). What a source does not know stays
+``None``, and a metric that needs it is then ``null`` rather than invented.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ class TrialError(ValueError):
 class Trial:
     """The outcome of one repetition of one journey by one planner.
 
-    ``passed`` is the final verdict, recovery included: a trial that failed, tried recovery
-    and recovered has ``recovery_attempted``, ``recovered`` and ``passed`` all true.
+    ``passed`` is the final verdict, recovery included. ``failing_step`` is the step at which
+    a failed trial ended and ``failing_lane`` the replay lane its failure shows on, when
+    known. ``steps_completed`` of ``steps_total`` are known together or not at all.
     """
 
     planner_id: str
@@ -29,13 +31,49 @@ class Trial:
     latency_ms: int
     input_tokens: int
     output_tokens: int
-    recovery_attempted: bool
-    recovered: bool
+    recovery_attempts: int = 0
+    failing_step: str | None = None
+    failing_lane: str | None = None
+    steps_completed: int | None = None
+    steps_total: int | None = None
 
     def __post_init__(self) -> None:
         # Recorded trials come from outside the model; an inconsistent one would silently
         # skew every rate it is counted in, so it is refused here, once.
-        if min(self.repetition, self.latency_ms, self.input_tokens, self.output_tokens) < 0:
+        counts = (self.repetition, self.latency_ms, self.input_tokens, self.output_tokens)
+        if min(*counts, self.recovery_attempts) < 0:
             raise TrialError(f"negative count in {self!r}")
-        if self.recovered and not (self.recovery_attempted and self.passed):
-            raise TrialError(f"a recovered trial must have tried recovery and passed: {self!r}")
+        if self.passed and self.failing_step is not None:
+            raise TrialError(f"a passed trial has no failing step: {self!r}")
+        if self.failing_lane is not None and self.failing_step is None:
+            raise TrialError(f"a failing lane needs a failing step: {self!r}")
+        if (self.steps_completed is None) != (self.steps_total is None):
+            raise TrialError(f"steps completed and total go together: {self!r}")
+        if self.steps_completed is not None and self.steps_total is not None:
+            if not 0 <= self.steps_completed <= self.steps_total:
+                raise TrialError(f"steps completed must be 0 to steps total: {self!r}")
+            if self.passed and self.steps_completed < self.steps_total:
+                raise TrialError(f"a passed trial completed every step: {self!r}")
+
+    @property
+    def recovery_attempted(self) -> bool:
+        return self.recovery_attempts > 0
+
+    @property
+    def recovered(self) -> bool:
+        """Tried recovery and passed: the trial-level recovery the records can tell."""
+        return self.passed and self.recovery_attempts > 0
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    @property
+    def steps_attempted(self) -> int | None:
+        """Steps run: all of a passed trial's; a failed one's completed steps and the one it
+        failed at (none more when it failed after its last step)."""
+        if self.steps_completed is None or self.steps_total is None:
+            return None
+        if self.passed:
+            return self.steps_total
+        return min(self.steps_total, self.steps_completed + 1)

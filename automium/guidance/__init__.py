@@ -93,7 +93,7 @@ GUIDES: tuple[Guide, ...] = (
         (
             ("appIds", "Comma-separated app ids, e.g. shop-lite,todo-mvc."),
             ("planners", "Comma-separated vendor/model pairs, e.g. anthropic/claude-sonnet-4."),
-            ("repetitions", "Repetitions per reference journey, 1 to 100."),
+            ("repetitions", "Repetitions per journey, 1 to 100 (below 1 counts as 1)."),
         ),
         "automium.guidance.comparing:compare_planner_backends",
     ),

@@ -9,7 +9,13 @@ from __future__ import annotations
 import json
 
 from automium import corpus
-from automium.benchmark import normalized_repetitions, parse_planners, request_problems
+from automium.benchmark import (
+    MAX_JOURNEYS,
+    REPETITIONS_CAP,
+    normalized_repetitions,
+    parse_planners,
+    request_problems,
+)
 from automium.contracts import ComparePlannersInput, ErrorCode
 from automium.errors import AutomiumError
 from automium.guidance import Arguments, accepted_as
@@ -22,7 +28,7 @@ def _repetitions(text: str) -> int:
     except ValueError:
         raise AutomiumError.single(
             ErrorCode.INVALID_INPUT,
-            "repetitions must be a whole number (1 to 100; below 1 counts as 1)",
+            f"repetitions must be a whole number (1 to {REPETITIONS_CAP}; below 1 counts as 1)",
             "/repetitions",
         ) from None
 
@@ -46,13 +52,26 @@ automium_compare_planners with:
 ```json
 {json.dumps(call, indent=2, ensure_ascii=False)}
 ```
-(repetitions below 1 count as 1; above 100 is refused).
+(repetitions below 1 count as 1; above {REPETITIONS_CAP} is refused). To compare your own \
+journeys instead of an app's reference journeys, add them in "journeys" (at most \
+{MAX_JOURNEYS}, each as automium_compile_journey accepts it). To report trials you ran \
+elsewhere, give them in "trials" instead: the report is then computed from them and \
+labelled recorded, and what they did not observe is null.
 
-Compare, per planner and per app: repeatability (pass^k, the chance all k repetitions of a \
-journey pass — weigh it above pass rate for unattended runs), pass rate, median journey \
-latency, token spend (input, output, total) and recovery success rate. Name the trade-offs, \
-not just a winner.
+Read the report in this order:
+- verdict: the best planner on pass rate, or every planner tied for it. When "overlapping" \
+names planners, their 95% intervals overlap the best's: say they are not separable at this \
+sample size rather than naming a winner. "paretoFrontier" lists the planners no other beats \
+on both pass rate and tokens per success.
+- per planner and per app: passRate with its 95% Wilson interval; the passHatK curve \
+(pass^k, the chance that k repetitions of a journey all pass; repeatability is its last \
+point, pass^n) — weigh its tail above pass rate for unattended runs; stepSuccessRate; \
+latencyMs p50 and p90; tokensPerTrial and tokensPerSuccess; recoverySuccessRate (null when \
+no trial tried recovery).
+- failingSteps: where each planner's trials ended failed (journey, step, lane): start there.
 
-Treat the report as modeled: its trials come from a deterministic model, not from \
-provider-backed planners or live execution, so it ranks configurations for discussion only \
-until both exist."""
+Name the trade-offs, not just a winner.
+
+Treat the report as modeled: its trials come from a deterministic model of each journey's \
+steps and pages, not from provider-backed planners or live execution, so it ranks \
+configurations for discussion only until both exist."""

@@ -138,7 +138,11 @@ def timeline(
     ``journey`` must be valid (compile accepts it); ``failure`` is (step id, class).
     """
     return _cached(
-        run_id, journey.model_dump_json(by_alias=True), planner, environment_profile_id, failure
+        run_id,
+        journey.model_dump_json(by_alias=True, exclude_unset=True),
+        planner,
+        environment_profile_id,
+        failure,
     )
 
 

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from .models.journey_v1_schema import ClickStep as ClickStep
     from .models.corpus_v1_schema import CloseDialogEffect as CloseDialogEffect
     from .models.compare_planners_input_v1_schema import ComparePlannersInput as ComparePlannersInput
+    from .models.benchmark_report_v1_schema import ComparedJourney as ComparedJourney
+    from .models.benchmark_report_v1_schema import ComparisonVerdict as ComparisonVerdict
     from .models.corpus_v1_schema import Corpus as Corpus
     from .models.journey_v1_schema import CountEqualsAssertion as CountEqualsAssertion
     from .models.planner_adapter_v1_schema import DecisionOutcome as DecisionOutcome
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from .models.replay_summary_v1_schema import EventSeq as EventSeq
     from .models.replay_event_v1_schema import EventType as EventType
     from .models.replay_summary_v1_schema import FailingEvent as FailingEvent
+    from .models.benchmark_report_v1_schema import FailingStep as FailingStep
     from .models.common_schema import FailureClass as FailureClass
     from .models.journey_v1_schema import FillStep1 as FillStep1
     from .models.journey_v1_schema import FillStep2 as FillStep2
@@ -53,10 +56,12 @@ if TYPE_CHECKING:
     from .models.journey_v1_schema import HoverStep as HoverStep
     from .models.common_schema import Identifier as Identifier
     from .models.common_schema import Intent as Intent
+    from .models.benchmark_report_v1_schema import Interval as Interval
     from .models.journey_v1_schema import Journey as Journey
     from .models.journey_compilation_v1_schema import JourneyCompilation as JourneyCompilation
     from .models.journey_graph_v1_schema import JourneyGraph as JourneyGraph
     from .models.common_schema import LaneCounts as LaneCounts
+    from .models.benchmark_report_v1_schema import Latency as Latency
     from .models.list_apps_input_v1_schema import ListAppsInput as ListAppsInput
     from .models.list_fixtures_input_v1_schema import ListFixturesInput as ListFixturesInput
     from .models.benchmark_report_v1_schema import Metrics as Metrics
@@ -69,7 +74,9 @@ if TYPE_CHECKING:
     from .models.journey_graph_v1_schema import NodeType as NodeType
     from .models.journey_v1_schema import OnExhausted as OnExhausted
     from .models.corpus_v1_schema import OpenDialogEffect as OpenDialogEffect
+    from .models.benchmark_report_v1_schema import Origin as Origin
     from .models.corpus_v1_schema import Page as Page
+    from .models.benchmark_report_v1_schema import PassHatK as PassHatK
     from .models.planner_adapter_v1_schema import PlannerAdapterMessage as PlannerAdapterMessage
     from .models.planner_adapter_v1_schema import PlannerDecision as PlannerDecision
     from .models.common_schema import PlannerReference as PlannerReference
@@ -77,6 +84,9 @@ if TYPE_CHECKING:
     from .models.planner_adapter_v1_schema import PlannerRequest as PlannerRequest
     from .models.journey_v1_schema import PressKeyStep as PressKeyStep
     from .models.tool_error_v1_schema import Problem as Problem
+    from .models.benchmark_report_v1_schema import RecordField as RecordField
+    from .models.benchmark_report_v1_schema import Recorded as Recorded
+    from .models.compare_planners_input_v1_schema import RecordedTrial as RecordedTrial
     from .models.journey_v1_schema import Recovery as Recovery
     from .models.common_schema import RecoveryStrategy as RecoveryStrategy
     from .models.corpus_v1_schema import Redirect as Redirect
@@ -100,6 +110,7 @@ if TYPE_CHECKING:
     from .models.semantic_snapshot_v1_schema import SemanticNode as SemanticNode
     from .models.semantic_snapshot_v1_schema import SemanticSnapshot as SemanticSnapshot
     from .models.common_schema import SnapshotRef as SnapshotRef
+    from .models.benchmark_report_v1_schema import Source as Source
     from .models.common_schema import StepFailure as StepFailure
     from .models.common_schema import Text as Text
     from .models.journey_v1_schema import TextContainsAssertion as TextContainsAssertion
@@ -139,6 +150,8 @@ HOMES: dict[str, str] = {
     "ClickStep": "journey_v1_schema",
     "CloseDialogEffect": "corpus_v1_schema",
     "ComparePlannersInput": "compare_planners_input_v1_schema",
+    "ComparedJourney": "benchmark_report_v1_schema",
+    "ComparisonVerdict": "benchmark_report_v1_schema",
     "Corpus": "corpus_v1_schema",
     "CountEqualsAssertion": "journey_v1_schema",
     "DecisionOutcome": "planner_adapter_v1_schema",
@@ -154,6 +167,7 @@ HOMES: dict[str, str] = {
     "EventSeq": "replay_summary_v1_schema",
     "EventType": "replay_event_v1_schema",
     "FailingEvent": "replay_summary_v1_schema",
+    "FailingStep": "benchmark_report_v1_schema",
     "FailureClass": "common_schema",
     "FillStep1": "journey_v1_schema",
     "FillStep2": "journey_v1_schema",
@@ -169,10 +183,12 @@ HOMES: dict[str, str] = {
     "HoverStep": "journey_v1_schema",
     "Identifier": "common_schema",
     "Intent": "common_schema",
+    "Interval": "benchmark_report_v1_schema",
     "Journey": "journey_v1_schema",
     "JourneyCompilation": "journey_compilation_v1_schema",
     "JourneyGraph": "journey_graph_v1_schema",
     "LaneCounts": "common_schema",
+    "Latency": "benchmark_report_v1_schema",
     "ListAppsInput": "list_apps_input_v1_schema",
     "ListFixturesInput": "list_fixtures_input_v1_schema",
     "Metrics": "benchmark_report_v1_schema",
@@ -185,7 +201,9 @@ HOMES: dict[str, str] = {
     "NodeType": "journey_graph_v1_schema",
     "OnExhausted": "journey_v1_schema",
     "OpenDialogEffect": "corpus_v1_schema",
+    "Origin": "benchmark_report_v1_schema",
     "Page": "corpus_v1_schema",
+    "PassHatK": "benchmark_report_v1_schema",
     "PlannerAdapterMessage": "planner_adapter_v1_schema",
     "PlannerDecision": "planner_adapter_v1_schema",
     "PlannerReference": "common_schema",
@@ -193,6 +211,9 @@ HOMES: dict[str, str] = {
     "PlannerRequest": "planner_adapter_v1_schema",
     "PressKeyStep": "journey_v1_schema",
     "Problem": "tool_error_v1_schema",
+    "RecordField": "benchmark_report_v1_schema",
+    "Recorded": "benchmark_report_v1_schema",
+    "RecordedTrial": "compare_planners_input_v1_schema",
     "Recovery": "journey_v1_schema",
     "RecoveryStrategy": "common_schema",
     "Redirect": "corpus_v1_schema",
@@ -216,6 +237,7 @@ HOMES: dict[str, str] = {
     "SemanticNode": "semantic_snapshot_v1_schema",
     "SemanticSnapshot": "semantic_snapshot_v1_schema",
     "SnapshotRef": "common_schema",
+    "Source": "benchmark_report_v1_schema",
     "StepFailure": "common_schema",
     "Text": "common_schema",
     "TextContainsAssertion": "journey_v1_schema",

@@ -5,12 +5,135 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import common_schema
+from . import common_schema, journey_v1_schema
+
+
+class RecordedTrial(BaseModel):
+    """
+    One observed trial: a planner running one journey once, elsewhere. Optional fields are left out when unknown; metrics that need them are then null.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    planner_id: Annotated[
+        str,
+        Field(
+            alias="plannerId",
+            description="Id of the planner that ran it: one of the ids in planners.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    app_id: Annotated[
+        str,
+        Field(
+            alias="appId",
+            description="App it ran on: one of appIds.",
+            max_length=64,
+            pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+        ),
+    ]
+    journey_id: Annotated[
+        str,
+        Field(
+            alias="journeyId",
+            description="Id of the journey it ran (any id; a reference journey's id must keep its app).",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    repetition: Annotated[
+        int,
+        Field(
+            description="Repetition index, 0 or more; unique per planner and journey.",
+            ge=0,
+            le=100000,
+        ),
+    ]
+    passed: Annotated[
+        bool,
+        Field(
+            description="Final verdict: true when the trial passed (after any recovery)."
+        ),
+    ]
+    latency_ms: Annotated[
+        int,
+        Field(
+            alias="latencyMs",
+            description="Wall time of the trial, in milliseconds.",
+            ge=0,
+            le=86400000,
+        ),
+    ]
+    input_tokens: Annotated[
+        int,
+        Field(
+            alias="inputTokens",
+            description="Planner input tokens spent by the trial.",
+            ge=0,
+            le=1000000000,
+        ),
+    ]
+    output_tokens: Annotated[
+        int,
+        Field(
+            alias="outputTokens",
+            description="Planner output tokens spent by the trial.",
+            ge=0,
+            le=1000000000,
+        ),
+    ]
+    recovery_attempts: Annotated[
+        int,
+        Field(
+            alias="recoveryAttempts",
+            description="Recovery attempts the trial made (0: none); a passed trial with attempts counts as recovered.",
+            ge=0,
+            le=1000,
+        ),
+    ]
+    failing_step: Annotated[
+        str | None,
+        Field(
+            alias="failingStep",
+            description="Id of the step at which a failed trial ended, when known; never on a passed trial (inconsistent_trial).",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ] = None
+    failing_lane: Annotated[
+        common_schema.ReplayLane | None,
+        Field(
+            alias="failingLane",
+            description="Replay lane where the failure showed, when known; only with failingStep (inconsistent_trial).",
+        ),
+    ] = None
+    steps_completed: Annotated[
+        int | None,
+        Field(
+            alias="stepsCompleted",
+            description="Steps the trial completed, when known; give stepsTotal with it, at most stepsTotal, and all of them on a passed trial (inconsistent_trial).",
+            ge=0,
+            le=1000,
+        ),
+    ] = None
+    steps_total: Annotated[
+        int | None,
+        Field(
+            alias="stepsTotal",
+            description="Steps of the journey, when known; give stepsCompleted with it (inconsistent_trial).",
+            ge=1,
+            le=1000,
+        ),
+    ] = None
 
 
 class ComparePlannersInput(BaseModel):
     """
-    Input of automium_compare_planners: the corpus version, the apps, the planners and how many repetitions of each reference journey.
+    Input of automium_compare_planners: the corpus version, the apps, the planners and how many repetitions of each journey; optionally your own journeys to compare instead of the reference journeys, or recorded trials to report instead of modeling any.
     """
 
     model_config = ConfigDict(
@@ -46,8 +169,24 @@ class ComparePlannersInput(BaseModel):
     repetitions: Annotated[
         int,
         Field(
-            description="Repetitions of each reference journey per planner.",
+            description="Repetitions of each journey per planner (modeled trials); with trials, the records say how many each journey had and this value is not used.",
             ge=-1000000,
             le=100,
         ),
     ]
+    journeys: Annotated[
+        list[journey_v1_schema.Journey] | None,
+        Field(
+            description="Your own journeys (journey.v1 documents, 1 to 20, distinct ids), each checked exactly as automium_compile_journey checks it; they are compared instead of the reference journeys of their apps, whose app must be in appIds.",
+            max_length=20,
+            min_length=1,
+        ),
+    ] = None
+    trials: Annotated[
+        list[RecordedTrial] | None,
+        Field(
+            description="Recorded trials (1 to 1000): outcomes observed elsewhere, one record per planner, journey and repetition. When given, nothing is modeled: the report is computed from them and labelled recorded.",
+            max_length=1000,
+            min_length=1,
+        ),
+    ] = None

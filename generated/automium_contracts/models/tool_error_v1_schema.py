@@ -42,6 +42,11 @@ class ErrorCode(StrEnum):
     EVENT_RUN_MISMATCH = "event_run_mismatch"
     EVENT_VERDICT_MISMATCH = "event_verdict_mismatch"
     CONTENT_TYPE_MISMATCH = "content_type_mismatch"
+    UNKNOWN_PLANNER = "unknown_planner"
+    DUPLICATE_TRIAL = "duplicate_trial"
+    JOURNEY_APP_CONFLICT = "journey_app_conflict"
+    APP_NOT_COMPARED = "app_not_compared"
+    INCONSISTENT_TRIAL = "inconsistent_trial"
 
 
 class Problem(BaseModel):
