@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
-from syrupy.assertion import SnapshotAssertion
 
 from automium.contracts import bundled_schema, contract_names, model_for, to_document
 from automium.validation import check
@@ -142,11 +141,6 @@ def test_every_name_the_facade_exports_resolves() -> None:
 
     for name in facade.__all__:
         assert getattr(facade, name) is not None
-
-
-@pytest.mark.parametrize("name", contract_names())
-def test_bundled_schema_snapshot(name: str, snapshot_json: SnapshotAssertion) -> None:
-    assert bundled_schema(name) == snapshot_json
 
 
 @pytest.mark.parametrize("name", contract_names())
