@@ -28,11 +28,22 @@ V1_TOOLS = [
 ]
 
 
-async def test_tools_list_matches_its_snapshot(
+SCHEMAS = "generated/automium_contracts/schemas"
+
+
+async def test_tools_list_matches_its_snapshot_which_names_each_schema_file(
     legacy: Client, snapshot_json: SnapshotAssertion
 ) -> None:
-    listed = await legacy.list_tools()
-    assert wire(listed) == snapshot_json
+    listed = wire(await legacy.list_tools())
+    for tool in listed["tools"]:
+        capability = BY_NAME[tool["name"]]
+        for key, contract in [
+            ("inputSchema", capability.input_contract),
+            ("outputSchema", capability.output_contract),
+        ]:
+            assert tool[key] == bundled_schema(contract), (tool["name"], key)
+            tool[key] = f"{SCHEMAS}/{contract}.json"
+    assert listed == snapshot_json
 
 
 async def test_the_seven_v1_tools_are_listed_read_only_with_titles(client: Client) -> None:
