@@ -1,12 +1,13 @@
-"""In-memory sessions with the real server, in both protocol eras."""
+"""In-memory sessions with the real server, in both protocol eras, and results as stored."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from mcp import Client
+from mcp import Client, types
 from pydantic import BaseModel
 
 from automium.mcp_server import build_server
@@ -14,6 +15,8 @@ from automium.mcp_server import build_server
 # "legacy": the initialize handshake, real JSON-RPC over memory streams.
 # "auto": the newest era (2026-07-28, no initialize), in-process.
 ERAS = ["legacy", "auto"]
+# What a snapshot stores instead of the text copy of the structured content.
+STRUCTURED_AS_TEXT = "<the structuredContent below, as JSON text>"
 
 
 @pytest.fixture(params=ERAS)
@@ -32,4 +35,18 @@ def wire(result: BaseModel) -> dict[str, Any]:
     """A result as JSON, without the per-era ``_meta`` stamp."""
     document: dict[str, Any] = result.model_dump(mode="json", by_alias=True, exclude_none=True)
     document.pop("_meta", None)
+    return document
+
+
+def stored(result: types.CallToolResult) -> dict[str, Any]:
+    """A ``tools/call`` result as its snapshot stores it.
+
+    The second text block is the structured content serialised as JSON (what the MCP spec
+    asks of a tool with an output schema). It is checked here, byte for byte, and named in
+    the snapshot instead of stored a second time as one long escaped line.
+    """
+    document = wire(result)
+    expected = json.dumps(result.structured_content, ensure_ascii=False)
+    assert document["content"][1] == {"type": "text", "text": expected}
+    document["content"][1]["text"] = STRUCTURED_AS_TEXT
     return document

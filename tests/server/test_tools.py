@@ -13,7 +13,7 @@ from automium.contracts import bundled_schema
 from automium.mcp_server import build_server, tools
 from automium.validation import check
 from tests.server.cases import TOOL_CALLS, TOOL_ERRORS
-from tests.server.conftest import wire
+from tests.server.conftest import stored, wire
 
 pytestmark = pytest.mark.anyio
 
@@ -76,7 +76,7 @@ async def test_a_valid_call_returns_structured_content_its_output_schema_accepts
     assert not result.is_error
     output_contract = BY_NAME[name].output_contract
     assert check(output_contract, result.structured_content) == []
-    assert wire(result) == snapshot_json
+    assert stored(result) == snapshot_json
 
 
 @pytest.mark.parametrize("case", TOOL_CALLS)
@@ -101,7 +101,7 @@ async def test_a_refused_call_is_an_error_result_with_the_most_specific_code(
     assert result.is_error
     assert (error.get("code"), error.get("path")) == (code, path)
     assert check("tool-error.v1", error) == []
-    assert wire(result) == snapshot_json
+    assert stored(result) == snapshot_json
 
 
 async def test_an_unknown_tool_names_the_v1_tools_and_rules_out_live_execution(
