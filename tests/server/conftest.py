@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -50,3 +50,11 @@ def stored(result: types.CallToolResult) -> dict[str, Any]:
     assert document["content"][1] == {"type": "text", "text": expected}
     document["content"][1]["text"] = STRUCTURED_AS_TEXT
     return document
+
+
+async def both_eras(
+    legacy: Client, ask: Callable[[Client], Awaitable[BaseModel]]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What the newest era and the handshake era (``legacy``) answer to ``ask``."""
+    async with Client(build_server(), mode="auto") as newest:
+        return wire(await ask(newest)), wire(await ask(legacy))

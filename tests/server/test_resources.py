@@ -13,37 +13,10 @@ from mcp import Client, MCPError
 from syrupy.assertion import SnapshotAssertion
 
 from automium.contracts import bundled_schema_text
-from automium.mcp_server import build_server
-from tests.server.conftest import wire
+from tests.cases import BAD_RESOURCE_URIS, CONTRACT_RESOURCES, LISTING_RESOURCES, RESOURCE_URIS
+from tests.server.conftest import both_eras, wire
 
 pytestmark = pytest.mark.anyio
-
-# A corpus listing is the answer of its tool to no arguments, byte for byte.
-LISTING_RESOURCES = {
-    "automium://apps": "automium_list_apps",
-    "automium://fixtures": "automium_list_fixtures",
-}
-# A contract resource is the bundled contract, byte for byte.
-CONTRACT_RESOURCES = {
-    "automium://contracts/planner-adapter-v1": "planner-adapter.v1",
-    "automium://contracts/replay-event-v1": "replay-event.v1",
-    "automium://contracts/semantic-snapshot-v1": "semantic-snapshot.v1",
-    "automium://contracts/artifact-manifest-v1": "artifact-manifest.v1",
-}
-RESOURCE_URIS = (*LISTING_RESOURCES, *CONTRACT_RESOURCES)
-BAD_RESOURCE_URIS = (
-    "automium://APPS",
-    "Automium://apps",
-    "automium://apps/",
-    "automium://apps?x=1",
-    "automium://apps#top",
-    "automium://contracts/../apps",
-    "automium://contracts/journey-v1",
-    "automium://contracts/replay-event-v2",
-    "file:///etc/passwd",
-    "https://example.com/apps",
-    "automium://fixtures/../../etc/passwd",
-)
 
 
 def _uri_id(uri: str) -> str:
@@ -83,8 +56,8 @@ async def test_a_contract_resource_is_the_bundled_contract_verbatim(
 
 @pytest.mark.parametrize("uri", RESOURCE_URIS, ids=_uri_id)
 async def test_both_protocol_eras_read_the_same_resource(legacy: Client, uri: str) -> None:
-    async with Client(build_server(), mode="auto") as newest:
-        assert wire(await newest.read_resource(uri)) == wire(await legacy.read_resource(uri))
+    newest, handshake = await both_eras(legacy, lambda client: client.read_resource(uri))
+    assert newest == handshake
 
 
 @pytest.mark.parametrize("uri", BAD_RESOURCE_URIS)
