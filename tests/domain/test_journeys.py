@@ -187,6 +187,7 @@ CASES: list[tuple[str, Mutation, list[tuple[ErrorCode, str]]]] = [
         [(INVALID, "/steps/0/target")],
     ),
     ("duplicate step ids", set_at("steps", 2, "id", value="search"), [(INVALID, "/steps/2/id")]),
+    ("a step id that is no string", set_at("steps", 2, "id", value=7), [(INVALID, "/steps/2/id")]),
     (
         "duplicate assertion ids",
         set_at("assertions", 1, "id", value="confirmed"),
@@ -430,9 +431,8 @@ def valid_journeys(draw: st.DrawFn) -> Document:
     }
 
 
-PROPERTY_SETTINGS = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+# As many examples as the Hypothesis profile says (tests/conftest.py).
+PROPERTY_SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @PROPERTY_SETTINGS

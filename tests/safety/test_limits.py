@@ -53,7 +53,7 @@ def test_the_size_limit_is_one_mebibyte_of_compact_json() -> None:
     assert "larger than the limit" in (_limit_message(goal(fits + 1)) or "")
 
 
-@settings(max_examples=300, derandomize=True, database=None)
+@settings(derandomize=True, database=None)
 @given(JSON_VALUES)
 def test_the_size_is_never_overestimated(document: Any) -> None:
     # A lower bound of the wire size: a document under the limit is never refused for size.
