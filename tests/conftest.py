@@ -3,7 +3,8 @@
 Property tests without an explicit ``max_examples`` (the differential fuzzing of every tool
 above all) run the profile's budget: a small one by default, so a developer runs the suite
 often, and the full fuzzing budget in CI (``CI=true``), derandomized so CI sees the same
-examples every run. ``HYPOTHESIS_PROFILE=ci pytest`` runs the CI budget locally.
+examples every run; slower properties cap it with :func:`examples`.
+``HYPOTHESIS_PROFILE=ci pytest`` runs the CI budget locally.
 """
 
 from __future__ import annotations
@@ -20,6 +21,12 @@ settings.register_profile("ci", max_examples=1500, derandomize=True, database=No
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev")
 )
+
+
+def examples(at_most: int) -> int:
+    """The profile's number of examples, capped for a property that needs fewer than the
+    full fuzzing budget even in CI."""
+    return min(settings().max_examples, at_most)
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from automium.errors import AutomiumError
 from automium.journeys import build_graph, compile_journey, render_mermaid, validate_journey
 from automium.validation import check, to_model
 from tests.cases import WORKED_EXAMPLE, reference_journey
+from tests.conftest import examples
 from tests.mutations import Document, Mutation, append_at, drop_at, set_at
 
 INTENTS = tuple(i.value for i in Intent)
@@ -431,8 +432,9 @@ def valid_journeys(draw: st.DrawFn) -> Document:
     }
 
 
-# As many examples as the Hypothesis profile says (tests/conftest.py).
-PROPERTY_SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(
+    max_examples=examples(at_most=150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @PROPERTY_SETTINGS

@@ -15,6 +15,7 @@ from automium.errors import AutomiumError
 from automium.limits import MAX_ARGUMENTS_SIZE, MAX_DEPTH, MAX_ENTRIES, check_arguments
 from automium.mcp_server.tools import answer
 from tests.cases import nested
+from tests.conftest import examples
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
@@ -53,7 +54,7 @@ def test_the_size_limit_is_one_mebibyte_of_compact_json() -> None:
     assert "larger than the limit" in (_limit_message(goal(fits + 1)) or "")
 
 
-@settings(derandomize=True, database=None)
+@settings(max_examples=examples(at_most=300), derandomize=True, database=None)
 @given(JSON_VALUES)
 def test_the_size_is_never_overestimated(document: Any) -> None:
     # A lower bound of the wire size: a document under the limit is never refused for size.
