@@ -42,6 +42,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Hypothesis draws a small budget of examples here and the full fuzzing budget when CI=true
+# (profiles in tests/conftest.py; HYPOTHESIS_PROFILE=ci runs the CI budget locally).
 pytest: $(STAMP) $(NODE_STAMP)
 	$(BIN)/pytest -p no:cacheprovider --cov --cov-branch --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
 

@@ -1,10 +1,32 @@
-"""Shared fixtures: JSON snapshots (one readable file per case) and the anyio backend."""
+"""Shared fixtures (JSON snapshots, the anyio backend) and the Hypothesis budgets.
+
+Property tests without an explicit ``max_examples`` (the differential fuzzing of every tool
+above all) run the profile's budget: a small one by default, so a developer runs the suite
+often, and the full fuzzing budget in CI (``CI=true``), derandomized so CI sees the same
+examples every run; slower properties cap it with :func:`examples`.
+``HYPOTHESIS_PROFILE=ci pytest`` runs the CI budget locally.
+"""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.json import JSONSnapshotExtension
+
+settings.register_profile("dev", max_examples=50)
+settings.register_profile("ci", max_examples=1500, derandomize=True, database=None)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev")
+)
+
+
+def examples(at_most: int) -> int:
+    """The profile's number of examples, capped for a property that needs fewer than the
+    full fuzzing budget even in CI."""
+    return min(settings().max_examples, at_most)
 
 
 @pytest.fixture

@@ -32,3 +32,12 @@ def drop_at(*path: str | int) -> Mutation:
         del _parent(document, path)[path[-1]]
 
     return mutate
+
+
+def append_at(*path: str | int, value: Any) -> Mutation:
+    """Append ``value`` to the list at ``path``."""
+
+    def mutate(document: Document) -> None:
+        _parent(document, path)[path[-1]].append(value)
+
+    return mutate

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from hypothesis import strategies as st
@@ -75,7 +75,7 @@ def _anchored(pattern: str) -> str:
 
 def _string(schema: Schema, _root: Schema) -> st.SearchStrategy[Any]:
     low, high = schema.get("minLength", 0), schema.get("maxLength", 40)
-    pattern = schema.get("pattern")
+    pattern: str | None = schema.get("pattern")
     if pattern is None:
         return st.text(min_size=low, max_size=min(high, 40))
     if pattern.startswith("^") and pattern.endswith("$"):
@@ -98,7 +98,7 @@ def _number(schema: Schema, _root: Schema) -> st.SearchStrategy[Any]:
     )
 
 
-_BUILDERS = {
+_BUILDERS: dict[str, Callable[[Schema, Schema], st.SearchStrategy[Any]]] = {
     "object": _object,
     "array": _array,
     "string": _string,

@@ -1,8 +1,9 @@
 """Interop: third-party MCP clients and suites against the real ``automium serve``.
 
 Node-based tests use the packages pinned in tests/interop/package-lock.json, installed by
-``make pytest`` (``npm ci``); they never install anything. Each is skipped only when ``node``
-or ``npx`` is missing. Servers run as subprocesses on free ports, with bounded polling waits.
+``make pytest`` (``npm ci``); they never install anything. Each is skipped, with the reason,
+when ``node`` or ``npx`` is missing or those packages are not installed. Servers run as
+subprocesses on free ports, with bounded polling waits.
 """
 
 from __future__ import annotations
@@ -50,9 +51,11 @@ GENERIC_SCENARIOS = {
     "logging-set-level",
 }
 
-_missing = [tool for tool in ("node", "npx") if shutil.which(tool) is None]
+_missing = [f"{tool} (not on PATH)" for tool in ("node", "npx") if shutil.which(tool) is None]
+if not (INTEROP / "node_modules").is_dir():
+    _missing.append("tests/interop/node_modules (`make interop-deps` installs it)")
 needs_node = pytest.mark.skipif(
-    bool(_missing), reason=f"{' and '.join(_missing)} not found on PATH: Node interop skipped"
+    bool(_missing), reason=f"Node interop skipped: no {' and no '.join(_missing)}"
 )
 
 

@@ -10,7 +10,6 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from syrupy.assertion import SnapshotAssertion
 
 from automium import corpus
 from automium.contracts import ErrorCode, Journey, to_document
@@ -353,20 +352,3 @@ def test_a_fixture_catalog_of_one_app_lists_only_the_profiles_its_fixtures_use()
     catalog = corpus.fixture_catalog("todo-mvc")
 
     assert [p.id for p in catalog.environment_profiles] == ["desktop-1280x720"]
-
-
-# --- snapshots ------------------------------------------------------------------------------
-
-
-def test_the_app_catalog_matches_its_snapshot(snapshot_json: SnapshotAssertion) -> None:
-    assert to_document(corpus.app_catalog()) == snapshot_json
-
-
-def test_the_fixture_catalog_matches_its_snapshot(snapshot_json: SnapshotAssertion) -> None:
-    assert to_document(corpus.fixture_catalog()) == snapshot_json
-
-
-def test_the_fixture_catalog_of_shop_lite_matches_its_snapshot(
-    snapshot_json: SnapshotAssertion,
-) -> None:
-    assert to_document(corpus.fixture_catalog("shop-lite")) == snapshot_json

@@ -17,20 +17,12 @@ from automium.contracts import ErrorCode, Intent, Journey, JourneyGraph, NodeTyp
 from automium.errors import AutomiumError
 from automium.journeys import build_graph, compile_journey, render_mermaid, validate_journey
 from automium.validation import check, to_model
-from tests.mutations import Document, Mutation, drop_at, set_at
+from tests.cases import WORKED_EXAMPLE, reference_journey
+from tests.conftest import examples
+from tests.mutations import Document, Mutation, append_at, drop_at, set_at
 
-WORKED_EXAMPLE = "shop-lite.buy-one-mug"
 INTENTS = tuple(i.value for i in Intent)
 REFERENCE_IDS = [j.id for j in corpus.reference_journeys()]
-
-
-def reference_document(journey_id: str) -> Document:
-    journey = next(j for j in corpus.reference_journeys() if j.id == journey_id)
-    return to_document(journey)
-
-
-def worked_example() -> Document:
-    return reference_document(WORKED_EXAMPLE)
 
 
 def codes_and_paths(problems: tuple[Any, ...]) -> list[tuple[ErrorCode, str]]:
@@ -68,34 +60,24 @@ def graph_problems(graph: JourneyGraph) -> list[str]:
 # --- the corpus -------------------------------------------------------------------------
 
 
+# Each compilation is snapshotted once, as the success of automium_compile_journey
+# (tests/server/test_tools.py); here its shape is checked.
 @pytest.mark.parametrize("journey_id", REFERENCE_IDS)
-def test_every_reference_journey_compiles_to_its_snapshot_graph(
-    journey_id: str, snapshot_json: SnapshotAssertion
-) -> None:
-    compilation = compile_journey(reference_document(journey_id))
-
-    assert graph_problems(compilation.graph) == []
-    assert to_document(compilation) == snapshot_json
+def test_every_reference_journey_compiles_to_one_entry_and_no_cycle(journey_id: str) -> None:
+    assert graph_problems(compile_journey(reference_journey(journey_id)).graph) == []
 
 
 @pytest.mark.parametrize("journey_id", REFERENCE_IDS)
 def test_every_reference_journey_renders_to_its_snapshot_mermaid(
     journey_id: str, snapshot: SnapshotAssertion
 ) -> None:
-    graph = compile_journey(reference_document(journey_id)).graph
+    graph = compile_journey(reference_journey(journey_id)).graph
 
     assert render_mermaid(graph) == snapshot
 
 
-@pytest.mark.parametrize("journey_id", REFERENCE_IDS)
-def test_a_compilation_satisfies_its_own_contract(journey_id: str) -> None:
-    compilation = compile_journey(reference_document(journey_id))
-
-    assert check("journey-compilation.v1", to_document(compilation)) == []
-
-
 def test_the_worked_example_compiles_to_a_straight_line_with_one_failure_exit() -> None:
-    compilation = compile_journey(worked_example())
+    compilation = compile_journey(reference_journey())
     graph = compilation.graph
 
     steps = ["open-home", "search", "submit", "add", "checkout", "pay"]
@@ -129,7 +111,7 @@ def test_the_worked_example_compiles_to_a_straight_line_with_one_failure_exit() 
 
 
 def test_a_journey_that_marks_blocked_exits_to_blocked_instead_of_fail() -> None:
-    document = worked_example()
+    document = reference_journey()
     document["recovery"]["onExhausted"] = "mark_blocked"
 
     graph = compile_journey(document).graph
@@ -140,14 +122,14 @@ def test_a_journey_that_marks_blocked_exits_to_blocked_instead_of_fail() -> None
 
 
 def test_compiling_the_same_journey_twice_gives_equal_documents() -> None:
-    first = to_document(compile_journey(worked_example()))
-    second = to_document(compile_journey(worked_example()))
+    first = to_document(compile_journey(reference_journey()))
+    second = to_document(compile_journey(reference_journey()))
 
     assert first == second
 
 
 def test_the_mermaid_text_escapes_quotes_hashes_and_line_breaks_in_labels() -> None:
-    document = worked_example()
+    document = reference_journey()
     document["steps"][1]["target"]["name"] = 'Se"arch\nbox'
     document["steps"][1]["value"] = "#1 mug"
 
@@ -159,10 +141,6 @@ def test_the_mermaid_text_escapes_quotes_hashes_and_line_breaks_in_labels() -> N
 
 
 # --- invalid journeys -------------------------------------------------------------------
-
-
-def _add_step(step: Document) -> Mutation:
-    return lambda document: document["steps"].append(step)
 
 
 INVALID = ErrorCode.INVALID_INPUT
@@ -210,6 +188,7 @@ CASES: list[tuple[str, Mutation, list[tuple[ErrorCode, str]]]] = [
         [(INVALID, "/steps/0/target")],
     ),
     ("duplicate step ids", set_at("steps", 2, "id", value="search"), [(INVALID, "/steps/2/id")]),
+    ("a step id that is no string", set_at("steps", 2, "id", value=7), [(INVALID, "/steps/2/id")]),
     (
         "duplicate assertion ids",
         set_at("assertions", 1, "id", value="confirmed"),
@@ -238,13 +217,14 @@ CASES: list[tuple[str, Mutation, list[tuple[ErrorCode, str]]]] = [
     ),
     (
         "upload of another app's file",
-        _add_step(
-            {
+        append_at(
+            "steps",
+            value={
                 "id": "attach",
                 "intent": "upload_file",
                 "target": {"role": "button", "name": "Attach receipt"},
                 "fileRef": "file:admin-console/users.csv",
-            }
+            },
         ),
         [(INVALID, "/steps/6/fileRef")],
     ),
@@ -257,7 +237,7 @@ CASES: list[tuple[str, Mutation, list[tuple[ErrorCode, str]]]] = [
 def test_an_invalid_journey_is_refused_with_each_code_and_path(
     mutate: Mutation, expected: list[tuple[ErrorCode, str]]
 ) -> None:
-    document = worked_example()
+    document = reference_journey()
     mutate(document)
 
     assert codes_and_paths(validate_journey(document)) == expected
@@ -289,7 +269,7 @@ ALLOWED_CASES: list[tuple[str, Mutation, tuple[str | int, ...]]] = [
 def test_a_refusal_lists_the_values_an_agent_may_use_instead(
     mutate: Mutation, allowed: tuple[str | int, ...]
 ) -> None:
-    document = worked_example()
+    document = reference_journey()
     mutate(document)
 
     (problem,) = validate_journey(document)
@@ -297,7 +277,7 @@ def test_a_refusal_lists_the_values_an_agent_may_use_instead(
 
 
 def test_a_journey_with_many_defects_reports_all_of_them_in_one_pass() -> None:
-    document = worked_example()
+    document = reference_journey()
     document["fixtureId"] = "todo-mvc.empty"
     document["goal"] = "   "
     document["steps"][0]["route"] = "basket"
@@ -453,7 +433,7 @@ def valid_journeys(draw: st.DrawFn) -> Document:
 
 
 PROPERTY_SETTINGS = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(at_most=150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 

@@ -1,8 +1,8 @@
 """The safety boundaries of the design, proven: no filesystem writes, no reads outside the
 installed package data, no network, no subprocess, no secret reads.
 
-Every tool (successes and refusals), every resource and every prompt runs through the real
-server, in memory, in both protocol eras, under the audit-hook guard of
+Every tool (each success and refusal of ``tests/cases.py``), every resource and every prompt
+runs through the real server, in memory, in both protocol eras, under the audit-hook guard of
 :mod:`tests.safety.guard`. Each test first makes every call once unguarded (imports,
 caches: the import system opens files outside the package, and that is not the server's
 doing), then arms the guard — inside the running event loop, so the loop's own self-pipe is
@@ -28,7 +28,14 @@ import pytest
 from mcp import Client, MCPError, types
 
 from automium.mcp_server import build_server
-from tests.safety.cases import BAD_RESOURCE_URIS, PROMPT_CASES, RESOURCE_URIS, TOOL_CASES
+from tests.cases import (
+    BAD_RESOURCE_URIS,
+    RESOURCE_URIS,
+    prompt_refusals,
+    prompt_renders,
+    tool_refusals,
+    tool_successes,
+)
 from tests.safety.guard import Guard, WatchedEnviron
 
 ERAS = ["legacy", "auto"]
@@ -42,11 +49,13 @@ def guard(monkeypatch: pytest.MonkeyPatch) -> Guard:
 
 
 async def _every_call(mode: str) -> dict[str, str | None]:
-    """Run every tool case, resource and prompt; what each answered (an error code or None)."""
+    """Run every case of tests/cases.py, resource and prompt; what each answered (an error
+    code, or None)."""
     outcomes: dict[str, str | None] = {}
     async with Client(build_server(), mode=mode) as client:
         await client.list_tools()
-        for case, (tool, arguments, _) in TOOL_CASES.items():
+        calls = [*tool_successes(), *((c, t, r.arguments) for c, t, r in tool_refusals())]
+        for case, tool, arguments in calls:
             result = await client.call_tool(tool, arguments)
             error = (result.structured_content or {}).get("code") if result.is_error else None
             outcomes[f"tool {case}"] = error
@@ -54,7 +63,8 @@ async def _every_call(mode: str) -> dict[str, str | None]:
         for uri in (*RESOURCE_URIS, *BAD_RESOURCE_URIS):
             outcomes[f"resource {uri}"] = await _read(client, uri)
         await client.list_prompts()
-        for case, (prompt, arguments, _) in PROMPT_CASES.items():
+        prompts = [*prompt_renders(), *((c, p, r.arguments) for c, p, r in prompt_refusals())]
+        for case, prompt, arguments in prompts:
             outcomes[f"prompt {case}"] = await _prompt(client, prompt, arguments)
         completion = await client.complete(
             types.PromptReference(type="ref/prompt", name="draft_journey"),
@@ -86,13 +96,12 @@ def _code(exc: MCPError) -> str:
 
 
 def _expected() -> dict[str, str | None]:
-    expected: dict[str, str | None] = {f"tool {c}": t[2] for c, t in TOOL_CASES.items()}
+    expected: dict[str, str | None] = {f"tool {case}": None for case, _, _ in tool_successes()}
+    expected |= {f"tool {case}": r.code for case, _, r in tool_refusals()}
     expected |= {f"resource {uri}": None for uri in RESOURCE_URIS}
     expected |= {f"resource {uri}": "-32602:unsupported_resource_uri" for uri in BAD_RESOURCE_URIS}
-    expected |= {
-        f"prompt {case}": None if code is None else f"-32602:{code}"
-        for case, (_, _, code) in PROMPT_CASES.items()
-    }
+    expected |= {f"prompt {case}": None for case, _, _ in prompt_renders()}
+    expected |= {f"prompt {case}": f"-32602:{r.code}" for case, _, r in prompt_refusals()}
     expected["completion appId"] = "shop-lite"
     return expected
 

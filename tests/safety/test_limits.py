@@ -9,11 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from automium.capabilities import CAPABILITIES as TOOLS
+from automium.capabilities import CAPABILITIES
 from automium.contracts import bundled_schema
 from automium.errors import AutomiumError
 from automium.limits import MAX_ARGUMENTS_SIZE, MAX_DEPTH, MAX_ENTRIES, check_arguments
-from automium.mcp_server.tools import answer as call
+from automium.mcp_server.tools import answer
+from tests.cases import nested
+from tests.conftest import examples
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
@@ -22,7 +24,7 @@ JSON_VALUES = st.recursive(
 )
 
 
-def _refusal(arguments: Any) -> str | None:
+def _limit_message(arguments: Any) -> str | None:
     """The message of the refusal (always ``limit_exceeded`` at path ""), or None."""
     try:
         check_arguments(arguments)
@@ -32,13 +34,6 @@ def _refusal(arguments: Any) -> str | None:
         return None
     assert (refused.code, refused.problems[0].path) == ("limit_exceeded", "")
     return refused.message
-
-
-def _nested(depth: int) -> Any:
-    value: Any = {}
-    for _ in range(depth - 1):
-        value = [value]
-    return value
 
 
 def _max_items(node: Any) -> int:
@@ -55,31 +50,31 @@ def test_the_size_limit_is_one_mebibyte_of_compact_json() -> None:
         return {"a": "x" * length}
 
     fits = MAX_ARGUMENTS_SIZE - len(json.dumps(goal(0), separators=(",", ":")))
-    assert _refusal(goal(fits)) is None
-    assert "larger than the limit" in (_refusal(goal(fits + 1)) or "")
+    assert _limit_message(goal(fits)) is None
+    assert "larger than the limit" in (_limit_message(goal(fits + 1)) or "")
 
 
-@settings(max_examples=300, derandomize=True, database=None)
+@settings(max_examples=examples(at_most=300), derandomize=True, database=None)
 @given(JSON_VALUES)
 def test_the_size_is_never_overestimated(document: Any) -> None:
     # A lower bound of the wire size: a document under the limit is never refused for size.
     compact = json.dumps(document, separators=(",", ":"), ensure_ascii=False)
     if len(compact) <= MAX_ARGUMENTS_SIZE:
-        assert _refusal(document) is None
+        assert _limit_message(document) is None
 
 
 def test_the_depth_limit_counts_the_arguments_object_as_one() -> None:
-    assert _refusal(_nested(MAX_DEPTH)) is None
-    assert "nested more than 64" in (_refusal(_nested(MAX_DEPTH + 1)) or "")
-    assert _refusal(_nested(100_000)) is not None  # iterative: no RecursionError
+    assert _limit_message(nested(MAX_DEPTH)) is None
+    assert "nested more than 64" in (_limit_message(nested(MAX_DEPTH + 1)) or "")
+    assert _limit_message(nested(100_000)) is not None  # iterative: no RecursionError
 
 
 def test_the_entries_limit_is_the_largest_max_items_of_any_tool_input() -> None:
-    inputs = {tool.input_contract for tool in TOOLS}
+    inputs = {capability.input_contract for capability in CAPABILITIES}
     assert max(_max_items(bundled_schema(contract)) for contract in inputs) == MAX_ENTRIES
-    assert _refusal({"steps": [{}] * MAX_ENTRIES}) is None
-    assert "limit is 1000" in (_refusal({"steps": [{}] * (MAX_ENTRIES + 1)}) or "")
-    assert _refusal({f"k{i}": 0 for i in range(MAX_ENTRIES + 1)}) is not None
+    assert _limit_message({"steps": [{}] * MAX_ENTRIES}) is None
+    assert "limit is 1000" in (_limit_message({"steps": [{}] * (MAX_ENTRIES + 1)}) or "")
+    assert _limit_message({f"k{i}": 0 for i in range(MAX_ENTRIES + 1)}) is not None
 
 
 @pytest.mark.parametrize(
@@ -88,17 +83,17 @@ def test_the_entries_limit_is_the_largest_max_items_of_any_tool_input() -> None:
     ids=["huge int", "huge negative int", "nan", "inf", "bytes", "object"],
 )
 def test_values_json_cannot_carry_are_measured_without_failing(value: object) -> None:
-    assert _refusal({"x": value}) is None
+    assert _limit_message({"x": value}) is None
 
 
 def test_a_cyclic_value_terminates() -> None:
     cycle: list[Any] = []
     cycle.append(cycle)
-    assert _refusal(cycle) is not None
+    assert _limit_message(cycle) is not None
 
 
 def test_every_tool_checks_the_limits_before_its_contract() -> None:
-    for tool in TOOLS:
+    for capability in CAPABILITIES:
         with pytest.raises(AutomiumError) as refused:
-            call(tool.name, {"x": _nested(MAX_DEPTH + 1)})
+            answer(capability.name, {"x": nested(MAX_DEPTH + 1)})
         assert refused.value.code == "limit_exceeded"

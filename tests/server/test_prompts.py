@@ -7,31 +7,29 @@ from mcp import Client, MCPError
 from mcp import types as mcp_types
 from syrupy.assertion import SnapshotAssertion
 
-from automium.mcp_server import build_server
-from tests.server.cases import PROMPT_CALLS, PROMPT_ERRORS
-from tests.server.conftest import wire
+from automium.validation import check
+from tests.cases import PROMPTS, Refusal, prompt_refusals, prompt_renders
+from tests.server.conftest import both_eras, wire
 
 pytestmark = pytest.mark.anyio
+
+RENDERS = [pytest.param(prompt, arguments, id=case) for case, prompt, arguments in prompt_renders()]
+REFUSALS = [pytest.param(prompt, refusal, id=case) for case, prompt, refusal in prompt_refusals()]
 
 
 async def test_prompts_list_matches_its_snapshot(
     legacy: Client, snapshot_json: SnapshotAssertion
 ) -> None:
     listed = await legacy.list_prompts()
-    assert [p.name for p in listed.prompts] == [
-        "draft_journey",
-        "debug_failed_run",
-        "compare_planner_backends",
-    ]
+    assert [p.name for p in listed.prompts] == list(PROMPTS)
     assert wire(listed) == snapshot_json
 
 
-@pytest.mark.parametrize("case", PROMPT_CALLS)
+@pytest.mark.parametrize(("prompt", "arguments"), RENDERS)
 async def test_every_prompt_renders_like_its_snapshot(
-    legacy: Client, case: str, snapshot: SnapshotAssertion
+    legacy: Client, prompt: str, arguments: dict[str, str], snapshot: SnapshotAssertion
 ) -> None:
-    name, arguments = PROMPT_CALLS[case]
-    result = await legacy.get_prompt(name, arguments)
+    result = await legacy.get_prompt(prompt, arguments)
     assert len(result.messages) == 1
     assert result.messages[0].role == "user"
     assert result.messages[0].content.text == snapshot  # type: ignore[union-attr]
@@ -40,8 +38,8 @@ async def test_every_prompt_renders_like_its_snapshot(
 async def test_draft_journey_is_filled_with_the_apps_routes_intents_and_an_example(
     client: Client,
 ) -> None:
-    name, arguments = PROMPT_CALLS["draft_journey"]
-    text = (await client.get_prompt(name, arguments)).messages[0].content.text  # type: ignore[union-attr]
+    arguments = PROMPTS["draft_journey"].renders["buy-a-mug"]
+    text = (await client.get_prompt("draft_journey", arguments)).messages[0].content.text  # type: ignore[union-attr]
     for expected in (
         "order-confirmation",
         "select_option",
@@ -52,30 +50,32 @@ async def test_draft_journey_is_filled_with_the_apps_routes_intents_and_an_examp
 
 
 async def test_debug_failed_run_names_the_failure_classes_and_lanes(client: Client) -> None:
-    name, arguments = PROMPT_CALLS["debug_failed_run"]
-    text = (await client.get_prompt(name, arguments)).messages[0].content.text  # type: ignore[union-attr]
+    arguments = PROMPTS["debug_failed_run"].renders["failed-assertion"]
+    text = (await client.get_prompt("debug_failed_run", arguments)).messages[0].content.text  # type: ignore[union-attr]
     for expected in ("product_issue", "policy_denial", "runtime_gap", "planner", "worker"):
         assert expected in text
 
 
-@pytest.mark.parametrize("case", PROMPT_CALLS)
-async def test_both_protocol_eras_render_the_same_prompt(legacy: Client, case: str) -> None:
-    name, arguments = PROMPT_CALLS[case]
-    async with Client(build_server(), mode="auto") as newest:
-        assert wire(await newest.get_prompt(name, arguments)) == wire(
-            await legacy.get_prompt(name, arguments)
-        )
-
-
-@pytest.mark.parametrize("case", PROMPT_ERRORS)
-async def test_a_refused_prompt_is_invalid_params_with_a_tool_error_document(
-    client: Client, case: str
+@pytest.mark.parametrize(("prompt", "arguments"), RENDERS)
+async def test_both_protocol_eras_render_the_same_prompt(
+    legacy: Client, prompt: str, arguments: dict[str, str]
 ) -> None:
-    name, arguments, code = PROMPT_ERRORS[case]
+    newest, handshake = await both_eras(legacy, lambda client: client.get_prompt(prompt, arguments))
+    assert newest == handshake
+
+
+@pytest.mark.parametrize(("prompt", "refusal"), REFUSALS)
+async def test_a_refused_prompt_is_invalid_params_with_a_tool_error_document(
+    client: Client, prompt: str, refusal: Refusal
+) -> None:
     with pytest.raises(MCPError) as raised:
-        await client.get_prompt(name, arguments)
+        await client.get_prompt(prompt, refusal.arguments)
     assert raised.value.code == -32602
-    assert raised.value.data["code"] == code
+    assert check("tool-error.v1", raised.value.data) == []
+    assert (raised.value.data["code"], raised.value.data.get("path")) == (
+        refusal.code,
+        refusal.path,
+    )
 
 
 @pytest.mark.parametrize(

@@ -1,82 +1,66 @@
-"""Resources: a fixed list of six; every other URI is refused with the allowed ones."""
+"""Resources: a fixed list of six; every other URI is refused with the allowed ones.
+
+No resource has a snapshot of its own: each is a document stored once elsewhere, and the
+tests prove the resource is that document byte for byte. The corpus listings are the
+answers of their tools (snapshotted in test_tools.py); the contracts are the bundled
+schemas in generated/ (guarded by regen --check).
+"""
 
 from __future__ import annotations
-
-import json
 
 import pytest
 from mcp import Client, MCPError
 from syrupy.assertion import SnapshotAssertion
 
 from automium.contracts import bundled_schema_text
-from automium.mcp_server import build_server
-from tests.server.conftest import wire
+from tests.cases import BAD_RESOURCE_URIS, CONTRACT_RESOURCES, LISTING_RESOURCES, RESOURCE_URIS
+from tests.server.conftest import both_eras, wire
 
 pytestmark = pytest.mark.anyio
-
-URIS = [
-    "automium://apps",
-    "automium://fixtures",
-    "automium://contracts/planner-adapter-v1",
-    "automium://contracts/replay-event-v1",
-    "automium://contracts/semantic-snapshot-v1",
-    "automium://contracts/artifact-manifest-v1",
-]
-
-
-async def test_resources_list_matches_its_snapshot(
-    legacy: Client, snapshot_json: SnapshotAssertion
-) -> None:
-    listed = await legacy.list_resources()
-    assert [str(r.uri) for r in listed.resources] == URIS
-    assert {r.mime_type for r in listed.resources} == {"application/json"}
-    assert wire(listed) == snapshot_json
 
 
 def _uri_id(uri: str) -> str:
     return uri.removeprefix("automium://").replace("/", "-")
 
 
-@pytest.mark.parametrize("uri", URIS, ids=_uri_id)
-async def test_every_resource_reads_as_json_matching_its_snapshot(
-    legacy: Client, uri: str, snapshot_json: SnapshotAssertion
+async def test_resources_list_matches_its_snapshot(
+    legacy: Client, snapshot_json: SnapshotAssertion
 ) -> None:
-    contents = (await legacy.read_resource(uri)).contents
+    listed = await legacy.list_resources()
+    assert [str(r.uri) for r in listed.resources] == list(RESOURCE_URIS)
+    assert {r.mime_type for r in listed.resources} == {"application/json"}
+    assert wire(listed) == snapshot_json
+
+
+async def _text(client: Client, uri: str) -> str:
+    contents = (await client.read_resource(uri)).contents
     assert len(contents) == 1
     assert contents[0].mime_type == "application/json"
-    assert json.loads(contents[0].text) == snapshot_json  # type: ignore[union-attr]
+    return contents[0].text  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("uri", URIS, ids=_uri_id)
-async def test_both_protocol_eras_read_the_same_resource(legacy: Client, uri: str) -> None:
-    async with Client(build_server(), mode="auto") as newest:
-        assert wire(await newest.read_resource(uri)) == wire(await legacy.read_resource(uri))
-
-
-@pytest.mark.parametrize("name", ["planner-adapter", "replay-event", "semantic-snapshot"])
-async def test_contract_resources_are_the_bundled_contracts_verbatim(
-    client: Client, name: str
+@pytest.mark.parametrize(("uri", "tool"), LISTING_RESOURCES.items(), ids=_uri_id)
+async def test_a_corpus_listing_is_its_tools_answer_to_no_arguments_verbatim(
+    client: Client, uri: str, tool: str
 ) -> None:
-    result = await client.read_resource(f"automium://contracts/{name}-v1")
-    assert result.contents[0].text == bundled_schema_text(f"{name}.v1")  # type: ignore[union-attr]
+    answer = (await client.call_tool(tool, {})).content[1].text  # type: ignore[union-attr]
+    assert await _text(client, uri) == answer
 
 
-@pytest.mark.parametrize(
-    "uri",
-    [
-        "automium://APPS",
-        "Automium://apps",
-        "automium://apps/",
-        "automium://apps?x=1",
-        "automium://apps#top",
-        "automium://contracts/../apps",
-        "automium://contracts/journey-v1",
-        "automium://contracts/replay-event-v2",
-        "file:///etc/passwd",
-        "https://example.com/apps",
-        "automium://fixtures/../../etc/passwd",
-    ],
-)
+@pytest.mark.parametrize(("uri", "contract"), CONTRACT_RESOURCES.items(), ids=_uri_id)
+async def test_a_contract_resource_is_the_bundled_contract_verbatim(
+    client: Client, uri: str, contract: str
+) -> None:
+    assert await _text(client, uri) == bundled_schema_text(contract)
+
+
+@pytest.mark.parametrize("uri", RESOURCE_URIS, ids=_uri_id)
+async def test_both_protocol_eras_read_the_same_resource(legacy: Client, uri: str) -> None:
+    newest, handshake = await both_eras(legacy, lambda client: client.read_resource(uri))
+    assert newest == handshake
+
+
+@pytest.mark.parametrize("uri", BAD_RESOURCE_URIS)
 async def test_any_other_uri_is_invalid_params_naming_the_allowed_uris(
     client: Client, uri: str
 ) -> None:
@@ -85,4 +69,4 @@ async def test_any_other_uri_is_invalid_params_naming_the_allowed_uris(
     assert raised.value.code == -32602
     data = raised.value.data
     assert data["code"] == "unsupported_resource_uri"
-    assert data["allowed"] == URIS
+    assert data["allowed"] == list(RESOURCE_URIS)

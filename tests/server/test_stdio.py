@@ -11,7 +11,7 @@ from mcp import Client, StdioServerParameters
 
 from automium import __version__
 from automium.mcp_server.demo import run_demo
-from tests.server.cases import TOOL_CALLS
+from tests.cases import TOOLS
 
 pytestmark = pytest.mark.anyio
 
@@ -20,10 +20,11 @@ SERVER = StdioServerParameters(command=sys.executable, args=["-m", "automium.mcp
 
 async def test_a_session_over_stdio_lists_and_calls_every_tool() -> None:
     async with Client(SERVER) as client:
-        assert len((await client.list_tools()).tools) == 7
-        for name, arguments in TOOL_CALLS.values():
-            result = await client.call_tool(name, arguments)  # the client checks outputSchema
-            assert not result.is_error, name
+        assert len((await client.list_tools()).tools) == len(TOOLS)
+        for tool, cases in TOOLS.items():
+            arguments = next(iter(cases.successes.values()))
+            result = await client.call_tool(tool, arguments)  # the client checks outputSchema
+            assert not result.is_error, tool
         assert len((await client.list_resources()).resources) == 6
 
 
