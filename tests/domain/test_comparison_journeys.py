@@ -11,7 +11,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from automium import corpus
 from automium.capabilities import COMPARE_PLANNERS
-from automium.contracts import BenchmarkReport, published_schema, to_document
+from automium.contracts import BenchmarkReport, tool_input_schema, to_document
 from automium.errors import AutomiumError
 from automium.journeys import validate_journey
 from automium.validation import check
@@ -151,11 +151,11 @@ def test_journeys_and_recorded_trials_do_not_go_together() -> None:
 
 
 def test_the_published_input_schema_names_the_journey_contract_instead_of_repeating_it() -> None:
-    journeys = published_schema("compare-planners-input.v1")["properties"]["journeys"]
+    journeys = tool_input_schema("compare-planners-input.v1")["properties"]["journeys"]
 
     assert journeys["maxItems"] == 20
     assert journeys["items"] == {
         "type": "object",
         "description": "A journey of one of the apps in appIds. (a whole journey.v1 document)",
     }
-    assert "Journey" not in published_schema("compare-planners-input.v1").get("$defs", {})
+    assert "Journey" not in tool_input_schema("compare-planners-input.v1").get("$defs", {})

@@ -24,7 +24,13 @@ import sys
 from pathlib import Path
 
 from tests.safety.audit_writes import MARK
-from tests.safety.cases import PROMPT_CASES, RESOURCE_URIS, TOOL_CASES
+from tests.cases import (
+    RESOURCE_URIS,
+    prompt_refusals,
+    prompt_renders,
+    tool_refusals,
+    tool_successes,
+)
 from tests.safety.raw_stdio import call, raw_server, request, without_coverage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +66,7 @@ def test_a_full_session_opens_no_file_for_writing(tmp_path: Path) -> None:
     with raw_server(tmp_path, command, env) as server:
         server.handshake()
         messages = [request(1, "tools/list")]
-        messages += [call(100 + i, tool, args) for i, (tool, args, _) in enumerate(_tools())]
+        messages += [call(100 + i, tool, args) for i, (tool, args) in enumerate(_tools())]
         messages += [request(2, "resources/list"), request(3, "prompts/list")]
         messages += [request(200 + i, "resources/read", {"uri": u}) for i, u in _resources()]
         messages += [
@@ -89,8 +95,9 @@ def test_a_full_session_opens_no_file_for_writing(tmp_path: Path) -> None:
     assert sorted(cache.rglob("*.pyc")) == compiled  # nothing was added to the cache either
 
 
-def _tools() -> list[tuple[str, object, str | None]]:
-    return list(TOOL_CASES.values())
+def _tools() -> list[tuple[str, object]]:
+    successes = [(tool, arguments) for _, tool, arguments in tool_successes()]
+    return successes + [(tool, refusal.arguments) for _, tool, refusal in tool_refusals()]
 
 
 def _resources() -> list[tuple[int, str]]:
@@ -98,7 +105,8 @@ def _resources() -> list[tuple[int, str]]:
 
 
 def _prompts() -> list[tuple[str, dict[str, str]]]:
-    return [(name, arguments) for name, arguments, _ in PROMPT_CASES.values()]
+    renders = [(name, arguments) for _, name, arguments in prompt_renders()]
+    return renders + [(name, refusal.arguments) for _, name, refusal in prompt_refusals()]
 
 
 def test_the_audit_hook_reports_what_a_writing_module_writes(tmp_path: Path) -> None:
