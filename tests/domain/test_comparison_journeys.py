@@ -11,7 +11,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from automium import corpus
 from automium.capabilities import COMPARE_PLANNERS
-from automium.contracts import BenchmarkReport, tool_input_schema, to_document
+from automium.contracts import BenchmarkReport, to_document, tool_input_schema
 from automium.errors import AutomiumError
 from automium.journeys import validate_journey
 from automium.validation import check

@@ -23,7 +23,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.safety.audit_writes import MARK
 from tests.cases import (
     RESOURCE_URIS,
     prompt_refusals,
@@ -31,6 +30,7 @@ from tests.cases import (
     tool_refusals,
     tool_successes,
 )
+from tests.safety.audit_writes import MARK
 from tests.safety.raw_stdio import call, raw_server, request, without_coverage
 
 ROOT = Path(__file__).resolve().parents[2]
