@@ -61,7 +61,10 @@ apps = ValidExample("app-catalog.v1", "four-apps")
 manifest_input = ValidExample("artifact-manifest-input.v1", "shop-lite-run")
 manifest = ValidExample("artifact-manifest.v1", "shop-lite-run")
 report = ValidExample("benchmark-report.v1", "two-planners")
+own_journey_report = ValidExample("benchmark-report.v1", "modeled-own-journey")
+recorded_report = ValidExample("benchmark-report.v1", "recorded")
 compare = ValidExample("compare-planners-input.v1", "two-apps-two-planners")
+recorded_trials = ValidExample("compare-planners-input.v1", "recorded-trials")
 corpus = ValidExample("corpus.v1", "shop-and-todo")
 fixtures = ValidExample("fixture-catalog.v1", "shop-lite")
 compilation = ValidExample("journey-compilation.v1", "worked-example")
@@ -71,7 +74,7 @@ list_apps = ValidExample("list-apps-input.v1", "empty")
 list_fixtures = ValidExample("list-fixtures-input.v1", "all-fixtures")
 planner_request = ValidExample("planner-adapter.v1", "request")
 planner_decision = ValidExample("planner-adapter.v1", "decision-fill")
-step_failed = ValidExample("replay-event.v1", "step-failed")
+action_failed = ValidExample("replay-event.v1", "action-failed")
 decision_made = ValidExample("replay-event.v1", "decision-made")
 run_finished = ValidExample("replay-event.v1", "run-finished")
 summary_input = ValidExample("replay-summary-input.v1", "failed-run")
@@ -98,7 +101,9 @@ INVALID: tuple[Invalid, ...] = (
     apps(drop_at("apps", 2, "routes"), "missing required: an app's routes"),
     apps(set_at("apps", 0, "hosting", value="cloud-vm"), "wrong enum: hosting"),
     manifest_input(set_at("entries", 2, "url", value=CDN_URL), "extra property: url"),
-    manifest_input(drop_at("entries", 2, "contentType"), "missing required: contentType"),
+    manifest_input(
+        set_at("entries", 2, "contentType", value="PNG image"), "a content type not a MIME type"
+    ),
     manifest_input(set_at("entries", 0, "sizeBytes", value=-1), "a negative size"),
     manifest_input(set_at("entries", 3, "sha256", value=UPPER_SHA256), "an upper-case sha256"),
     manifest_input(append_at("entries", value=PDF), "wrong enum: kind"),
@@ -134,21 +139,43 @@ INVALID: tuple[Invalid, ...] = (
     ),
     report(set_at("modeled", "executed", value=True), "executed true: a report is modeled"),
     report(set_at("repetitions", value=0), "zero repetitions"),
+    own_journey_report(
+        drop_at("planners", 0, "metrics", "recoverySuccessRate"),
+        "missing required: recoverySuccessRate (null when unknown, never absent)",
+    ),
+    own_journey_report(
+        set_at("planners", 0, "metrics", "passRateInterval", "method", value="wald"),
+        "wrong enum: interval method",
+    ),
+    own_journey_report(
+        set_at("planners", 0, "metrics", "passHatK", 0, "k", value=0), "pass^k at k = 0"
+    ),
+    own_journey_report(
+        drop_at("modeled"), "a modeled report without its modeled block", schema_only=True
+    ),
+    recorded_report(
+        set_at("modeled", value=_load("benchmark-report.v1", "modeled-own-journey")["modeled"]),
+        "a recorded report with a modeled block",
+        schema_only=True,
+    ),
     compare(set_at("appIds", 1, value="TodoMVC"), "an app id not kebab-case"),
     compare(set_at("appIds", 1, value="shop-lite"), "an app id twice", schema_only=True),
     compare(set_at("planners", 0, "apiKey", value="sk-redacted"), "extra property: apiKey"),
     compare(drop_at("planners"), "missing required: planners"),
     compare(set_at("appIds", value=SIX_APPS), "six apps, one over the limit"),
     compare(set_at("repetitions", value=101), "101 repetitions, one over the limit"),
+    recorded_trials(set_at("trials", 0, "verdict", value="passed"), "extra property: verdict"),
+    recorded_trials(set_at("trials", 2, "latencyMs", value=-5), "a negative latency"),
+    recorded_trials(drop_at("trials", 2, "passed"), "missing required: passed"),
     corpus(
         set_at("environmentProfiles", 0, "userAgent", value="Mozilla/5.0"),
         "extra property: userAgent",
     ),
-    corpus(set_at("referenceJourneys", 1, "steps", 4, "intent", value="teleport"), "a bad intent"),
+    corpus(set_at("referenceJourneys", 0, "steps", 4, "intent", value="teleport"), "a bad intent"),
     corpus(drop_at("fixtures", 0, "artifactRoot"), "missing required: artifactRoot"),
     corpus(set_at("referenceJourneys", value=[]), "no reference journeys"),
     corpus(
-        set_at("apps", 0, "routes", 3, "path", value="https://shop-lite.local/cart"), "a route url"
+        set_at("apps", 1, "routes", 3, "path", value="https://shop-lite.local/cart"), "a route url"
     ),
     corpus(set_at("environmentProfiles", 1, "deviceClass", value="tablet"), "wrong enum: device"),
     fixtures(set_at("fixtures", 1, "password", value="hunter2"), "extra property: password"),
@@ -205,11 +232,11 @@ INVALID: tuple[Invalid, ...] = (
     planner_decision(drop_at("rationale"), "missing required: rationale"),
     planner_decision(set_at("planner", "model", value=" "), "a blank model"),
     planner_decision(set_at("intent", value="teleport"), "wrong enum: intent"),
-    step_failed(
+    action_failed(
         set_at("screenshotUrl", value="https://cdn.automium.dev/steps/add/screenshot.png"),
         "extra property: url",
     ),
-    step_failed(drop_at("payload"), "missing required: payload"),
+    action_failed(drop_at("payload"), "missing required: payload"),
     decision_made(set_at("payload", "input_tokens", value=1840), "a payload key not camelCase"),
     decision_made(
         set_at("payload", "target", value={"role": "button", "name": "Place order"}),
@@ -217,7 +244,7 @@ INVALID: tuple[Invalid, ...] = (
     ),
     decision_made(set_at("type", value="Decision Made"), "a type not dotted lower case"),
     run_finished(set_at("verdict", value="maybe"), "a verdict outside the vocabulary"),
-    step_failed(set_at("lane", value="browser"), "wrong enum: lane"),
+    action_failed(set_at("lane", value="browser"), "wrong enum: lane"),
     summary_input(
         set_at("replayStreamRef", value="replay:run/run-3f2a9c0d41b7e865"), "extra property"
     ),
