@@ -156,14 +156,13 @@ def _comparison_line(report: BenchmarkReport) -> str:
     return line
 
 
-_NO_SIDE_EFFECTS = "Read-only and deterministic: no browser, no network, nothing persisted."
+_NO_SIDE_EFFECTS = "Deterministic; no browser, no network, nothing persisted."
 
 LIST_APPS: Capability[ListAppsInput, AppCatalog] = Capability(
     name="automium_list_apps",
     title="List benchmark apps",
-    description="List the apps of Automium's owned benchmark corpus: ids, hosting, rationale, "
-    "capabilities and route manifests. Use it first, to pick an app and its route ids. "
-    + _NO_SIDE_EFFECTS,
+    description="List the apps of Automium's owned benchmark corpus with their route manifests. "
+    "Use it first, to pick an app and its route ids. " + _NO_SIDE_EFFECTS,
     input_contract="list-apps-input.v1",
     output_contract="app-catalog.v1",
     handler="automium.corpus:list_apps",
@@ -173,10 +172,9 @@ LIST_APPS: Capability[ListAppsInput, AppCatalog] = Capability(
 LIST_FIXTURES: Capability[ListFixturesInput, FixtureCatalog] = Capability(
     name="automium_list_fixtures",
     title="List benchmark fixtures",
-    description="List the corpus fixtures (optionally of one app) with their environment "
-    "profiles, seed and account refs (names only, never secrets) and artifact roots. Use it to "
-    "pick a fixtureId and environmentProfileId. Does not seed or reset anything. "
-    + _NO_SIDE_EFFECTS,
+    description="List the corpus fixtures (of one app, or all) with their environment profiles, "
+    "entities, files, account refs (never secrets) and reference journeys. Use it to pick a "
+    "fixtureId and environmentProfileId. " + _NO_SIDE_EFFECTS,
     input_contract="list-fixtures-input.v1",
     output_contract="fixture-catalog.v1",
     handler="automium.corpus:list_fixtures",
@@ -186,9 +184,9 @@ LIST_FIXTURES: Capability[ListFixturesInput, FixtureCatalog] = Capability(
 COMPILE_JOURNEY: Capability[object, JourneyCompilation] = Capability(
     name="automium_compile_journey",
     title="Validate and compile a journey",
-    description="Validate a journey against the corpus and the frozen intent vocabulary and "
-    "compile it into its graph. An invalid journey returns an error listing every problem with "
-    "its JSON path and allowed values. Does not run the journey or store it. " + _NO_SIDE_EFFECTS,
+    description="Check a journey against the corpus and the pages of its fixture, step by step, "
+    "and compile it into its graph. An invalid journey gets an error listing every problem with "
+    "its JSON path and allowed values. Runs nothing. " + _NO_SIDE_EFFECTS,
     input_contract="journey.v1",
     output_contract="journey-compilation.v1",
     handler="automium.journeys:compile_journey",
@@ -198,11 +196,9 @@ COMPILE_JOURNEY: Capability[object, JourneyCompilation] = Capability(
 CREATE_RUN_SUBMISSION: Capability[object, RunSubmission] = Capability(
     name="automium_create_run_submission",
     title="Model a run submission",
-    description="Model the submission of a run of a journey with a planner: name a reference "
-    "journey by journeyId, or pass your journey in journey. Returns a deterministic run id, the "
-    "journey's ref, opaque artifact-manifest and replay-stream refs, and what the run's modeled "
-    "timeline holds (the events themselves with includeEvents; a failing variant with failure). "
-    "It is modeled only: nothing is queued or executed. " + _NO_SIDE_EFFECTS,
+    description="Model a run of a journey with a planner: a deterministic run id, the journey's "
+    "ref, artifact and replay refs, and the modeled timeline (its events with includeEvents; a "
+    "failing variant with failure). Nothing is queued or executed. " + _NO_SIDE_EFFECTS,
     input_contract="run-submission-input.v1",
     output_contract="run-submission.v1",
     handler="automium.runs:create_run_submission",
@@ -212,11 +208,9 @@ CREATE_RUN_SUBMISSION: Capability[object, RunSubmission] = Capability(
 GET_REPLAY_SUMMARY: Capability[ReplaySummaryInput, ReplaySummary] = Capability(
     name="automium_get_replay_summary",
     title="Summarise a run's replay",
-    description="Build a replay summary from run metadata you supply (run id, verdict, "
-    "retries, manifest ref): the artifact kinds a replay of that verdict needs and the lanes to "
-    "read first. Give replay events (a snippet of the run's log, or a modeled timeline) to get "
-    "a lane-by-lane digest, the failing step and the failure's class. Reads no replay file. "
-    + _NO_SIDE_EFFECTS,
+    description="Summarise a run from what you supply: the artifact kinds its verdict needs and "
+    "the lanes to read first; with replay events, a digest per lane, the failing step and the "
+    "failure's class. Reads no file. " + _NO_SIDE_EFFECTS,
     input_contract="replay-summary-input.v1",
     output_contract="replay-summary.v1",
     handler="automium.replay:replay_summary",
@@ -225,11 +219,9 @@ GET_REPLAY_SUMMARY: Capability[ReplaySummaryInput, ReplaySummary] = Capability(
 GET_ARTIFACT_MANIFEST: Capability[object, ArtifactManifest] = Capability(
     name="automium_get_artifact_manifest",
     title="Build an artifact manifest",
-    description="Build a run's artifact manifest from entries you supply (kind and path; the "
-    "content type is inferred when absent), checking kinds against the vocabulary and paths as "
-    "relative POSIX paths under the root. Give the verdict to learn which required kinds are "
-    "missing (missingKinds), and the journey to check each entry's stepId. Reads, writes and "
-    "uploads no file. " + _NO_SIDE_EFFECTS,
+    description="Build a run's artifact manifest from entries you supply: kinds from the "
+    "vocabulary, canonical relative paths under the root, content types inferred; with the "
+    "verdict, the kinds missing. Reads, writes and uploads no file. " + _NO_SIDE_EFFECTS,
     input_contract="artifact-manifest-input.v1",
     output_contract="artifact-manifest.v1",
     handler="automium.artifacts:build_manifest",
@@ -239,12 +231,10 @@ GET_ARTIFACT_MANIFEST: Capability[object, ArtifactManifest] = Capability(
 COMPARE_PLANNERS: Capability[object, BenchmarkReport] = Capability(
     name="automium_compare_planners",
     title="Compare planner backends",
-    description="Compare planner backends on the corpus's reference journeys, or on your own "
-    "journeys: pass rate with a 95% interval, the pass^k curve, step success, latency p50/p90, "
-    "tokens per success and recovery, per planner and per app, with the steps that fail most "
-    "and a verdict (best or tied, separable or not, Pareto on cost). Trials are modeled (no "
-    "planner API is called, nothing is executed) unless you give recorded trials. "
-    + _NO_SIDE_EFFECTS,
+    description="Compare planner backends on reference journeys or your own: pass rate with a 95% "
+    "interval, pass^k, step success, latency, tokens per success and recovery, per planner and "
+    "app, the steps that fail most, and a verdict. Trials are modeled (no planner is called) "
+    "unless you give recorded ones. " + _NO_SIDE_EFFECTS,
     input_contract="compare-planners-input.v1",
     output_contract="benchmark-report.v1",
     handler="automium.benchmark:compare_planners",

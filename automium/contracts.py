@@ -130,6 +130,11 @@ def to_document(model: BaseModel) -> dict[str, Any]:
     return document
 
 
+def to_json(document: Mapping[str, Any]) -> str:
+    """A document's JSON text without spaces: a model reads every byte an answer sends."""
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+
+
 def present(**fields: Any) -> dict[str, Any]:
     """``fields`` without the ones that are ``None``: the optional fields to set."""
     return {name: value for name, value in fields.items() if value is not None}

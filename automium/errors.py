@@ -84,14 +84,15 @@ class AutomiumError(Exception):
         return self.problems[0].message
 
     def to_tool_error(self) -> ToolError:
-        """The ``tool-error.v1`` document: the first problem on top, all of them listed.
+        """The ``tool-error.v1`` document: the first problem on top, the others listed.
 
+        Each problem is listed once: an agent reads the whole document in its context.
         Every field stays within the contract's own limits, whatever a problem holds: a long
         list of allowed values is cut at the contract's ``maxItems`` and says how many were
         left out, so the error never becomes an error of its own.
         """
         first = _within_limits(self.problems[0])
-        listed = [_within_limits(p) for p in self.problems] if len(self.problems) > 1 else None
+        listed = [_within_limits(p) for p in self.problems[1:]] or None
         return contracts.ToolError(
             schema_version="automium.tool-error/v1",
             code=first.code,

@@ -38,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -199,6 +200,35 @@ _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "dependent
 _DATA = frozenset({"enum", "const", "required", "type"})
 
 
+def _each(node: Json, apply: Any) -> Json:
+    """``node`` with ``apply`` applied to every schema it holds; data keywords are copied,
+    and so are the names of a ``properties`` map (a property may be called ``type``)."""
+    out: Json = {}
+    for key, value in node.items():
+        if key in _DATA:
+            out[key] = value
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
+            out[key] = {name: apply(sub) for name, sub in value.items()}
+        elif isinstance(value, list):
+            out[key] = [apply(sub) for sub in value]
+        else:
+            out[key] = apply(value)
+    return out
+
+
+def _below(node: Json) -> Iterator[Any]:
+    """The schemas ``node`` holds, one level down (see :func:`_each`)."""
+    for key, value in node.items():
+        if key in _DATA:
+            continue
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            yield from value.values()
+        elif isinstance(value, list):
+            yield from value
+        else:
+            yield value
+
+
 class _Projector:
     """The validation-only projection of one bundled contract.
 
@@ -276,7 +306,8 @@ def publish(bundled: Json, documents: Mapping[str, str]) -> Json:
     - a definition of a plain value (a pattern, an enum) loses its description: every
       property that uses it carries its own;
     - the root loses its description: the tool's own description says what the input is;
-    - a discriminated union is written once (:func:`_flatten`).
+    - a discriminated union is written once (:func:`_flatten`);
+    - a ``type`` that an ``enum`` of strings or a ``const`` implies goes.
     What the schema accepts does not change (a test proves it, nested documents aside).
     """
 
@@ -293,11 +324,8 @@ def publish(bundled: Json, documents: Mapping[str, str]) -> Json:
                 "type": "object",
                 "description": f"{described} (a whole {contract} document)".strip(),
             }
-        return {
-            key: (value if key in _DATA else walk(value))
-            for key, value in node.items()
-            if key != "$defs" and key not in _NOT_PUBLISHED
-        }
+        kept = {k: v for k, v in node.items() if k != "$defs" and k not in _NOT_PUBLISHED}
+        return _each(kept, walk)
 
     published: Json = walk(bundled)
     published.pop("description", None)
@@ -310,14 +338,15 @@ def publish(bundled: Json, documents: Mapping[str, str]) -> Json:
         published["$defs"] = _reachable(published, defs)
         if not published["$defs"]:
             del published["$defs"]
+    published = _implied(published)
     Draft202012Validator.check_schema(published)
     return published
 
 
 def _flatten(union: Json, tag: str, defs: Json) -> Json:
     """A discriminated union as one object: every property of every branch, each once, and
-    per tag a rule (``if`` the tag ``then`` its required properties, ``false`` for the
-    properties it does not take, and its own constraints where they differ).
+    per tag a rule (``if`` the tag ``then`` its required properties, the names of the
+    properties it takes, and its own constraints where they differ).
 
     Exactly what the ``oneOf`` accepts: a document matches the branch its tag names, and
     the rule of that tag gives back that branch's required, allowed and constrained
@@ -335,11 +364,17 @@ def _flatten(union: Json, tag: str, defs: Json) -> Json:
             continue
         shape = shapes[0] if all(s == shapes[0] for s in shapes) else {}
         shared[name] = {**shape, **_described(name, tag, having, defs)}
+    # What every branch requires is required once, beside the tag.
+    everywhere = [
+        r
+        for r in branches[0].get("required", [])
+        if all(r in b.get("required", []) for b in branches)
+    ]
     rules = []
     for branch in branches:
         const = branch["properties"][tag]["const"]
         then: Json = {}
-        required = [r for r in branch.get("required", []) if r != tag]
+        required = [r for r in branch.get("required", []) if r not in everywhere]
         if required:
             then["required"] = required
         own = {
@@ -347,9 +382,11 @@ def _flatten(union: Json, tag: str, defs: Json) -> Json:
             for name, schema in branch["properties"].items()
             if name != tag and _undescribed(shared[name]) != _undescribed(schema)
         }
-        refused = {name: False for name in names if name not in branch["properties"]}
-        if own or refused:
-            then["properties"] = {**own, **refused}
+        if own:
+            then["properties"] = own
+        taken = [name for name in names if name in branch["properties"]]
+        if taken != names:  # the properties it takes, which says which it does not
+            then["propertyNames"] = {"enum": taken}
         extra = {k: v for k, v in branch.items() if k not in _FLATTENED}
         rules.append(
             {
@@ -361,7 +398,7 @@ def _flatten(union: Json, tag: str, defs: Json) -> Json:
     return {
         **{k: v for k, v in union.items() if k not in ("oneOf", "discriminator")},
         "type": "object",
-        "required": [tag],
+        "required": [tag, *(r for r in everywhere if r != tag)],
         "properties": shared,
         "additionalProperties": False,
         "allOf": rules,
@@ -404,9 +441,15 @@ def _plain(definition: Json) -> Json:
 def publish_output(checks: Json) -> Json:
     """The published form of a tool's output: the validation projection, compacted for the
     bytes every session pays, since a client validates with it and the model reads none of
-    it. Keywords another keyword implies go (``type`` beside a string ``enum`` or a
-    ``const``), identical definitions merge, and definitions get short names. Exactly what
-    the projection accepts (a test proves it)."""
+    it. Exactly what the projection accepts (a test proves it):
+
+    - keywords another keyword implies go (``type`` beside a string ``enum`` or a ``const``);
+    - identical definitions merge, a definition used once is written where it is used, and
+      the others get one-letter names;
+    - a nullable object is one schema of two types, not a ``oneOf`` with ``null``;
+    - a closed object that requires every property it has says so with ``minProperties``
+      (with ``additionalProperties: false`` it cannot have more, so it has them all).
+    """
     compact: Json = _implied(checks)
     defs: Json = compact.pop("$defs", {})
     while True:  # merging two definitions can make two others identical
@@ -422,12 +465,172 @@ def publish_output(checks: Json) -> Json:
             break
         defs = _renamed({k: v for k, v in defs.items() if k not in same}, same)
         compact = _renamed(compact, same)
-    names = {name: f"d{i}" for i, name in enumerate(defs)}
-    published: Json = _renamed(compact, names)
+    compact, defs = _inlined(compact, defs)
+    compact, defs = _factored(compact, defs)
+    names = {name: _letters(i) for i, name in enumerate(defs)}
+    published: Json = _closed(_renamed(compact, names))
     if defs:
-        published["$defs"] = {names[k]: _renamed(v, names) for k, v in defs.items()}
+        published["$defs"] = {names[k]: _closed(_renamed(v, names)) for k, v in defs.items()}
     Draft202012Validator.check_schema(published)
     return published
+
+
+def _inlined(root: Json, defs: Json) -> tuple[Json, Json]:
+    """``root`` and ``defs`` with every definition that is used once, by no definition that
+    it uses itself, written in place of its ``$ref`` (where the ``$ref``'s siblings, if any,
+    constrain other keywords than the definition does, so merging loses none)."""
+    while True:
+        uses = Counter(_refs([root, *defs.values()]))
+        once = next(
+            (
+                n
+                for n in defs
+                if uses[n] == 1
+                and n not in _refs([defs[n]])
+                and not _clashes([root, *defs.values()], n, defs[n])
+            ),
+            None,
+        )
+        if once is None:
+            return root, defs
+        body = defs.pop(once)
+        root = _replaced(root, once, body)
+        defs = {k: _replaced(v, once, body) for k, v in defs.items()}
+
+
+def _refs(nodes: list[Any]) -> Iterator[str]:
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                yield ref.removeprefix("#/$defs/")
+            stack.extend(_below(node))
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def _factored(root: Json, defs: Json) -> tuple[Json, Json]:
+    """``root`` and ``defs`` with each schema written several times made a definition, while
+    that saves bytes (a ``$ref`` costs about 20)."""
+    while True:
+        seen: Counter[str] = Counter()
+        for node in _schemas([root, *defs.values()]):
+            seen[json.dumps(node, sort_keys=True, separators=(",", ":"))] += 1
+        best = max(
+            (
+                (count * (len(key) - 20) - len(key) - 8, key)
+                for key, count in seen.items()
+                if count > 1
+            ),
+            default=(0, ""),
+        )
+        if best[0] <= 0:
+            return root, defs
+        body = json.loads(best[1])
+        name = f"shared{len(defs)}"
+        root, defs = (
+            _swapped(root, body, name),
+            {k: _swapped(v, body, name) for k, v in defs.items()},
+        )
+        defs[name] = body
+
+
+def _schemas(nodes: list[Any]) -> Iterator[Json]:
+    """Every schema object below ``nodes`` (not the nodes themselves)."""
+    stack = [sub for node in nodes if isinstance(node, dict) for sub in _below(node)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "$ref" not in node:
+                yield node
+            stack.extend(_below(node))
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def _swapped(node: Any, body: Json, name: str) -> Any:
+    """``node`` with every schema equal to ``body`` below it replaced by a ``$ref`` to
+    ``name``."""
+    if isinstance(node, list):
+        return [_swapped(item, body, name) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return _each(
+        node, lambda sub: {"$ref": f"#/$defs/{name}"} if sub == body else _swapped(sub, body, name)
+    )
+
+
+def _clashes(nodes: list[Any], name: str, body: Json) -> bool:
+    """Whether a ``$ref`` to ``name`` has a sibling keyword that ``body`` has too."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("$ref") == f"#/$defs/{name}" and (node.keys() - {"$ref"}) & body.keys():
+                return True
+            stack.extend(_below(node))
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
+def _replaced(node: Any, name: str, body: Json) -> Any:
+    if isinstance(node, list):
+        return [_replaced(item, name, body) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("$ref") == f"#/$defs/{name}":
+        return {**body, **{k: v for k, v in node.items() if k != "$ref"}}
+    return _each(node, lambda sub: _replaced(sub, name, body))
+
+
+# Keywords under which a null instance could still be refused: a nullable merge skips them.
+_APPLICATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "$ref", "enum", "const"})
+
+
+def _closed(node: Any) -> Any:
+    """``node`` with its nullable ``oneOf``s merged and its all-required closed objects
+    written with ``minProperties`` (see :func:`publish_output`)."""
+    if isinstance(node, list):
+        return [_closed(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = _each(node, _closed)
+    branches = out.get("oneOf")
+    if isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches:
+        (other,) = [b for b in branches if b != {"type": "null"}]
+        if other.keys() == {"enum"} and None not in other["enum"]:
+            out.pop("oneOf")
+            out = {"enum": [*other["enum"], None], **out}
+        elif isinstance(other.get("type"), str) and not _APPLICATORS & other.keys():
+            out.pop("oneOf")
+            out = {**other, **out, "type": [other["type"], "null"]}
+    required, properties = out.get("required"), out.get("properties")
+    if (
+        out.get("additionalProperties") is False
+        and isinstance(required, list)
+        and isinstance(properties, dict)
+        and len(required) > 1
+        and set(required) == set(properties)
+        and "patternProperties" not in out
+    ):
+        del out["required"]
+        out["minProperties"] = len(required)
+    return out
+
+
+def _letters(index: int) -> str:
+    """Short definition names: a to z, then A to Z, then two letters."""
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    name = alphabet[index % len(alphabet)]
+    index //= len(alphabet)
+    while index:
+        index -= 1
+        name = alphabet[index % len(alphabet)] + name
+        index //= len(alphabet)
+    return name
 
 
 def _implied(node: Any) -> Any:
@@ -435,7 +638,7 @@ def _implied(node: Any) -> Any:
         return [_implied(item) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {k: (v if k in _DATA else _implied(v)) for k, v in node.items()}
+    out = _each(node, _implied)
     strings = isinstance(out.get("enum"), list) and all(isinstance(e, str) for e in out["enum"])
     if "const" in out or (strings and out.get("type") == "string"):
         out.pop("type", None)
@@ -453,12 +656,8 @@ def _renamed(node: Any, names: Mapping[str, str]) -> Any:
         ref = value.removeprefix("#/$defs/") if key == "$ref" and isinstance(value, str) else None
         if ref is not None and ref in names:
             out[key] = f"#/$defs/{names[ref]}"
-        elif key in _DATA:
-            out[key] = value
-        elif key in _SCHEMA_MAPS and key != "$defs":
-            out[key] = {k: _renamed(v, names) for k, v in value.items()}
         else:
-            out[key] = _renamed(value, names)
+            out[key] = _each({key: value}, lambda sub: _renamed(sub, names))[key]
     return out
 
 

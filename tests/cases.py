@@ -96,12 +96,50 @@ MANIFEST: dict[str, Any] = {
         {"kind": "trace", "path": "trace.zip", "contentType": "application/zip", "sizeBytes": 1},
     ],
 }
+WORKER_LEASED: dict[str, Any] = {
+    "schemaVersion": "automium.replay-event/v1",
+    "runId": RUN_ID,
+    "seq": 0,
+    "offsetMs": 0,
+    "lane": "worker",
+    "type": "worker.leased",
+    "payload": {"workerId": "worker-1", "environmentProfileId": "desktop-1280x720"},
+}
 COMPARE: dict[str, Any] = {
     "corpusVersion": "2026.1",
     "appIds": ["shop-lite", "todo-mvc"],
     "planners": [PLANNER, GPT],
     "repetitions": 3,
 }
+
+
+# What the pages of a journey's fixture refuse in a journey the contract accepts: every tool
+# that takes a journey (compile, and the ones a journey rides along in) may earn these.
+PAGE_RULES = frozenset(
+    {
+        ErrorCode.INVALID_APP_ID,
+        ErrorCode.UNKNOWN_FIXTURE,
+        ErrorCode.FIXTURE_APP_MISMATCH,
+        ErrorCode.UNKNOWN_ROUTE,
+        ErrorCode.UNKNOWN_TARGET,
+        ErrorCode.AMBIGUOUS_TARGET,
+        ErrorCode.UNKNOWN_ROLE,
+        ErrorCode.INVALID_LOCATOR,
+        ErrorCode.TARGET_NOT_ACTIONABLE,
+        ErrorCode.UNKNOWN_OPTION,
+        ErrorCode.MISSING_ROUTE_PARAM,
+        ErrorCode.UNKNOWN_ROUTE_PARAM,
+        ErrorCode.UNKNOWN_FILE_REF,
+        ErrorCode.LITERAL_SECRET,
+        ErrorCode.ROUTE_NOT_REACHED,
+        INVALID,  # duplicate ids, a dangling afterStep
+    }
+)
+
+
+def with_add_target(target: dict[str, Any]) -> dict[str, Any]:
+    """The worked example clicking ``target`` where it clicks "Add to cart"."""
+    return journey_with_step(3, {"id": "add", "intent": "click", "target": target})
 
 
 def manifest_with_path(path: str) -> dict[str, Any]:
@@ -150,7 +188,11 @@ TOOLS: Mapping[str, ToolCases] = {
         corpus_rules=frozenset({ErrorCode.INVALID_APP_ID}),
     ),
     "automium_compile_journey": ToolCases(
-        successes={j.id: to_document(j) for j in corpus.reference_journeys()},
+        # Every reference journey's compilation is snapshotted in tests/domain/test_journeys.py.
+        successes={
+            WORKED_EXAMPLE: reference_journey(),
+            "worked-example-drawn": journey_with(mermaid=True),
+        },
         refusals={
             "unknown-app": Refusal(journey_with(appId="gmail"), ErrorCode.INVALID_APP_ID, "/appId"),
             "unknown-fixture": Refusal(
@@ -214,19 +256,33 @@ TOOLS: Mapping[str, ToolCases] = {
                 ),
             ),
             "two-megabyte-goal": Refusal(journey_with(goal="x" * 2_000_000), LIMIT, ""),
+            "wrapped-journey": Refusal({"journey": reference_journey()}, INVALID, "/journey"),
+            "target-not-on-the-page": Refusal(
+                with_add_target({"role": "button", "name": "Frobnicate the widget"}),
+                ErrorCode.UNKNOWN_TARGET,
+                "/steps/3/target",
+            ),
+            "btn-for-button": Refusal(
+                with_add_target({"role": "btn", "name": "Add to cart"}),
+                ErrorCode.UNKNOWN_ROLE,
+                "/steps/3/target/role",
+            ),
+            "css-selector-as-name": Refusal(
+                with_add_target({"role": "button", "name": "#cart .add"}),
+                ErrorCode.INVALID_LOCATOR,
+                "/steps/3/target/name",
+            ),
         },
-        corpus_rules=frozenset(
-            {
-                ErrorCode.INVALID_APP_ID,
-                ErrorCode.UNKNOWN_FIXTURE,
-                ErrorCode.FIXTURE_APP_MISMATCH,
-                ErrorCode.UNKNOWN_ROUTE,
-                INVALID,  # duplicate ids, a dangling afterStep, another app's file
-            }
-        ),
+        corpus_rules=PAGE_RULES,
     ),
     "automium_create_run_submission": ToolCases(
-        successes={"worked-example": SUBMISSION},
+        successes={
+            "worked-example": SUBMISSION,
+            "worked-example-failing-at-pay": {
+                **SUBMISSION,
+                "failure": {"stepId": "pay", "failureClass": "product_issue"},
+            },
+        },
         refusals={
             "unknown-app": Refusal(
                 {**SUBMISSION, "appId": "gmail"}, ErrorCode.INVALID_APP_ID, "/appId"
@@ -251,15 +307,20 @@ TOOLS: Mapping[str, ToolCases] = {
                 ErrorCode.MALFORMED_PLANNER_METADATA,
                 "/planner/model",
             ),
+            "unknown-journey": Refusal(
+                {**SUBMISSION, "journeyId": "shop-lite.buy-two-mugs"},
+                ErrorCode.UNKNOWN_JOURNEY,
+                "/journeyId",
+            ),
+            "journey-of-another-fixture": Refusal(
+                {**SUBMISSION, "journeyId": "shop-lite.guest-browse-then-checkout-gate"},
+                ErrorCode.JOURNEY_APP_MISMATCH,
+                "/journeyId",
+            ),
         },
-        corpus_rules=frozenset(
-            {
-                ErrorCode.INVALID_APP_ID,
-                ErrorCode.UNKNOWN_FIXTURE,
-                ErrorCode.FIXTURE_APP_MISMATCH,
-                INVALID,  # an unknown environment profile
-            }
-        ),
+        # An unknown environment profile is invalid_input; a given journey, its page rules.
+        corpus_rules=PAGE_RULES
+        | {ErrorCode.UNKNOWN_JOURNEY, ErrorCode.JOURNEY_APP_MISMATCH, ErrorCode.UNKNOWN_STEP},
     ),
     "automium_get_replay_summary": ToolCases(
         successes={
@@ -273,8 +334,16 @@ TOOLS: Mapping[str, ToolCases] = {
         refusals={
             "unknown-verdict": Refusal({**REPLAY, "verdict": "flaky"}, INVALID, "/verdict"),
             "negative-retries": Refusal({**REPLAY, "retryCount": -1}, INVALID, "/retryCount"),
+            "events-of-another-run": Refusal(
+                {**REPLAY, "events": [{**WORKER_LEASED, "runId": "run-0000000000000000"}]},
+                ErrorCode.EVENT_RUN_MISMATCH,
+                "/events/0/runId",
+            ),
         },
-        corpus_rules=frozenset({INVALID}),  # a manifest ref of another run
+        # A manifest ref of another run, seq used twice, time running backwards: invalid_input.
+        corpus_rules=frozenset(
+            {INVALID, ErrorCode.EVENT_RUN_MISMATCH, ErrorCode.EVENT_VERDICT_MISMATCH}
+        ),
     ),
     "automium_get_artifact_manifest": ToolCases(
         successes={"two-entries": MANIFEST},
@@ -307,8 +376,19 @@ TOOLS: Mapping[str, ToolCases] = {
             "absolute-root": Refusal(
                 {**MANIFEST, "root": "/var/artifacts"}, ErrorCode.INVALID_ARTIFACT_PATH, "/root"
             ),
+            "screenshot-said-to-be-a-video": Refusal(
+                {**MANIFEST, "entries": [{**MANIFEST["entries"][0], "contentType": "video/mp4"}]},
+                ErrorCode.CONTENT_TYPE_MISMATCH,
+                "/entries/0/contentType",
+            ),
         },
-        corpus_rules=frozenset({ErrorCode.INVALID_ARTIFACT_PATH, INVALID}),
+        # Colliding paths and content types no extension infers are invalid_input.
+        corpus_rules=PAGE_RULES
+        | {
+            ErrorCode.INVALID_ARTIFACT_PATH,
+            ErrorCode.CONTENT_TYPE_MISMATCH,
+            ErrorCode.UNKNOWN_STEP,
+        },
     ),
     "automium_compare_planners": ToolCases(
         successes={"two-planners-on-two-apps": COMPARE},
@@ -327,14 +407,22 @@ TOOLS: Mapping[str, ToolCases] = {
                 "/planners/0/model",
             ),
             "too-many-repetitions": Refusal({**COMPARE, "repetitions": 101}, LIMIT, "/repetitions"),
+            "journey-of-an-app-not-compared": Refusal(
+                {**COMPARE, "journeys": [reference_journey("helpdesk.agent-signs-in")]},
+                ErrorCode.APP_NOT_COMPARED,
+                "/journeys/0/appId",
+            ),
         },
-        corpus_rules=frozenset(
-            {
-                ErrorCode.UNSUPPORTED_CORPUS_VERSION,
-                ErrorCode.INVALID_APP_ID,
-                INVALID,  # duplicate planner ids
-            }
-        ),
+        # Duplicate planner ids, journeys and trials together: invalid_input.
+        corpus_rules=PAGE_RULES
+        | {
+            ErrorCode.UNSUPPORTED_CORPUS_VERSION,
+            ErrorCode.UNKNOWN_PLANNER,
+            ErrorCode.DUPLICATE_TRIAL,
+            ErrorCode.JOURNEY_APP_CONFLICT,
+            ErrorCode.APP_NOT_COMPARED,
+            ErrorCode.INCONSISTENT_TRIAL,
+        },
     ),
 }
 
@@ -409,27 +497,31 @@ PROMPTS: Mapping[str, GuideCases] = {
             "unknown-app": Refusal(
                 {"appId": "gmail", "fixtureId": "shop-lite.returning-buyer", "goal": "x"},
                 ErrorCode.INVALID_APP_ID,
-                "",
+                "/appId",
             ),
             "fixture-of-another-app": Refusal(
                 {"appId": "shop-lite", "fixtureId": "todo-mvc.empty", "goal": "x"},
                 ErrorCode.FIXTURE_APP_MISMATCH,
-                "",
+                "/fixtureId",
             ),
         },
     ),
     "debug_failed_run": GuideCases(
         renders={"failed-assertion": DEBUG},
-        refusals={"unknown-verdict": Refusal({**DEBUG, "verdict": "flaky"}, INVALID, "")},
+        refusals={"unknown-verdict": Refusal({**DEBUG, "verdict": "flaky"}, INVALID, "/verdict")},
     ),
     "compare_planner_backends": GuideCases(
         renders={"two-planners-on-two-apps": COMPARE_BACKENDS},
         refusals={
             "malformed-planners": Refusal(
-                {**COMPARE_BACKENDS, "planners": "claude"}, ErrorCode.MALFORMED_PLANNER_METADATA, ""
+                {**COMPARE_BACKENDS, "planners": "claude"},
+                ErrorCode.MALFORMED_PLANNER_METADATA,
+                "/planners",
             ),
             "unknown-app-in-the-list": Refusal(
-                {**COMPARE_BACKENDS, "appIds": "shop-lite,gmail"}, ErrorCode.INVALID_APP_ID, ""
+                {**COMPARE_BACKENDS, "appIds": "shop-lite,gmail"},
+                ErrorCode.INVALID_APP_ID,
+                "/appIds",
             ),
         },
     ),

@@ -25,13 +25,15 @@ def _load_regen() -> ModuleType:
 def regen_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ModuleType, Path]:
     """regen.py pointed at a scratch copy of the repository's inputs and outputs."""
     _untraced_generator(monkeypatch)
-    for name in ("contracts", "generated"):
+    for name in ("contracts", "generated", "automium/corpus"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     regen = _load_regen()
     monkeypatch.setattr(regen, "ROOT", tmp_path)
     monkeypatch.setattr(regen, "CONTRACTS", tmp_path / "contracts")
     monkeypatch.setattr(regen, "PACKAGE", tmp_path / "generated" / "automium_contracts")
+    monkeypatch.setattr(regen, "CORPUS_SOURCE", tmp_path / "automium" / "corpus" / "source")
+    monkeypatch.setattr(regen, "CORPUS", tmp_path / "automium/corpus/data/corpus.v1.json")
     return regen, tmp_path
 
 

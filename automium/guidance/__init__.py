@@ -77,14 +77,14 @@ GUIDES: tuple[Guide, ...] = (
         (
             ("runId", "Run id, e.g. from automium_create_run_submission."),
             ("verdict", "passed, failed, errored or blocked."),
-            ("retryCount", "Retries the run used, 0 or more."),
             ("evidence", "What you know of the failure, in words (quoted as data)."),
             ("artifactManifestRef", "The run's artifact manifest ref, artifacts:run/<runId>."),
+            ("retryCount", "Optional: retries the run used, 0 (the default) or more."),
             ("journeyRef", "Optional: the journey ref the run is bound to."),
             ("events", "Optional: replay events of the run, a JSON array (replay-event.v1)."),
         ),
         "automium.guidance.debugging:debug_failed_run",
-        optional=frozenset({"journeyRef", "events"}),
+        optional=frozenset({"retryCount", "journeyRef", "events"}),
     ),
     Guide(
         "compare_planner_backends",

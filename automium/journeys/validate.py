@@ -40,6 +40,8 @@ def validate_journey(document: object) -> tuple[Problem, ...]:
 
 def check_journey(document: object) -> Checked:
     """Every problem and warning of ``document``, and the pages it goes through."""
+    if _wrapped(document):
+        return Checked((_WRAPPED,), (), None)
     problems = check("journey.v1", document, _vocabularies(document))
     reported = {p.path for p in problems}
     problems += [p for p in _semantic_problems(document) if p.path not in reported]
@@ -51,6 +53,23 @@ def check_journey(document: object) -> Checked:
         problems=tuple(sorted(problems, key=lambda p: pointer_key(p.path))),
         warnings=tuple(followed.warnings) if followed is not None else (),
         walk=followed,
+    )
+
+
+# A journey passed as {"journey": {...}} would otherwise be one problem per missing field.
+_WRAPPED = Problem(
+    ErrorCode.INVALID_INPUT,
+    'the journey is wrapped in {"journey": ...}: pass its fields (id, appId, fixtureId, '
+    "goal, steps, assertions, recovery) as the arguments themselves",
+    "/journey",
+)
+
+
+def _wrapped(document: object) -> bool:
+    return (
+        isinstance(document, dict)
+        and isinstance(document.get("journey"), dict)
+        and not {"id", "steps"} & document.keys()
     )
 
 

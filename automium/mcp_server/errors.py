@@ -9,12 +9,11 @@ goes to stderr, never to the client.
 
 from __future__ import annotations
 
-import json
 import logging
 
 from mcp import MCPError, types
 
-from automium.contracts import to_document
+from automium.contracts import to_document, to_json
 from automium.errors import AutomiumError
 
 log = logging.getLogger("automium.mcp")
@@ -30,7 +29,7 @@ def tool_error_result(error: AutomiumError) -> types.CallToolResult:
             types.TextContent(
                 type="text", text=f"Error {error.code}{where}: {error.message}{more}"
             ),
-            types.TextContent(type="text", text=json.dumps(document, ensure_ascii=False)),
+            types.TextContent(type="text", text=to_json(document)),
         ],
         structured_content=document,
         is_error=True,

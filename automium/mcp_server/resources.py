@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -31,7 +30,7 @@ def _corpus_json(listing: str) -> str:
     from automium import corpus
 
     catalog = corpus.app_catalog() if listing == "app_catalog" else corpus.fixture_catalog()
-    return json.dumps(contracts.to_document(catalog), ensure_ascii=False)
+    return contracts.to_json(contracts.to_document(catalog))
 
 
 def _contract(name: str, what: str) -> ResourceSpec:

@@ -9,7 +9,7 @@ from typing import Any
 from mcp import types
 
 from automium.capabilities import BY_NAME, CAPABILITIES, find
-from automium.contracts import to_document
+from automium.contracts import to_document, to_json
 from automium.errors import AutomiumError
 from automium.mcp_server.errors import tool_error_result
 from automium.mcp_server.schemas import input_schema, output_schema
@@ -81,11 +81,11 @@ def _cached_answer(name: str, arguments: str) -> tuple[str, str]:
     # Text, not a result object: every call gets documents of its own, so a caller that
     # changes one answer cannot change the next.
     summary, document = answer(name, json.loads(arguments))
-    return summary, _json(document)
+    return summary, to_json(document)
 
 
 def success_result(summary: str, document: dict[str, Any]) -> types.CallToolResult:
-    return _success(summary, _json(document), document)
+    return _success(summary, to_json(document), document)
 
 
 def _success(summary: str, text: str, document: dict[str, Any]) -> types.CallToolResult:
@@ -98,7 +98,3 @@ def _success(summary: str, text: str, document: dict[str, Any]) -> types.CallToo
         ],
         structured_content=document,
     )
-
-
-def _json(document: dict[str, Any]) -> str:
-    return json.dumps(document, ensure_ascii=False)

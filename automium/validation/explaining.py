@@ -14,9 +14,10 @@ chosen by the keyword that failed, most specific first:
 2. a size limit (``maxItems``, ``maxLength``, ``maxProperties``) is ``limit_exceeded``;
 3. anything else — a value of the wrong type above all — is ``invalid_input``.
 
-Errors are read off jsonschema-rs's: the keyword ends the evaluation path, the
-definitions entered are the ``$ref`` hops along it, and descriptions (for messages) come
-from the bundled contract, since the validator's projection carries none.
+Errors are read off jsonschema-rs's: the keyword ends the evaluation path, and the
+definitions entered are the ``$ref`` hops along it. A message names the definition it
+concerns (``of PlannerReference``) but never pastes its description: the agent has the
+description in the tool's input schema already, and an error is read in its context window.
 """
 
 from __future__ import annotations
@@ -60,7 +61,6 @@ class _Site:
 
     defs: tuple[str, ...]
     node: Schema  # the (projected) schema object holding the keyword
-    described: Schema  # the same object in the bundled contract ({} where it has none)
     tag: tuple[str, tuple[Any, ...]] | None  # a union's tag name and tags, for tag errors
 
 
@@ -68,8 +68,8 @@ class Explainer:
     """Explains the errors of one contract; ``vocabularies`` fill in corpus-owned values."""
 
     def __init__(self, contract: str, vocabularies: Vocabularies) -> None:
+        self.contract = contract
         self.root = check_schema(contract)
-        self.bundled = bundled_schema(contract)
         self.vocabularies = vocabularies
 
     def explain(self, error: Error) -> Iterator[Problem]:
@@ -87,7 +87,9 @@ class Explainer:
         else:
             yield Problem(
                 self._code(site.defs, keyword),
-                _message(keyword, site, error.instance),
+                self._pattern(site, error.instance)
+                if keyword == "pattern"
+                else _message(keyword, site, error.instance),
                 pointer(*path),
                 self._allowed(site.node, site.defs),
             )
@@ -99,7 +101,7 @@ class Explainer:
         field_defs = (*site.defs, *_ref_names(field))
         return Problem(
             self._code(field_defs, "required"),
-            f"missing required property {name!r}{_about(site.described)}",
+            f"missing required property {name!r}{_of(site.defs)}",
             pointer(*path, name),
             self._allowed(field, field_defs),
         )
@@ -112,7 +114,7 @@ class Explainer:
             where = pointer(*path, extra)
             yield Problem(
                 self._code(site.defs, "additionalProperties"),
-                f"unexpected property {quoted(extra)}{_about(site.described)}",
+                f"unexpected property {quoted(extra)}{_of(site.defs)}",
                 where if len(where) <= _MAX_POINTER else pointer(*path),
                 known,
             )
@@ -140,6 +142,17 @@ class Explainer:
             )
         for sub in chosen:
             yield from self.explain(sub)
+
+    def _pattern(self, site: _Site, got: Any) -> str:
+        """What a value must look like: the one-line description of the value's definition
+        (a scalar's, "Id of a route ... never a URL"), which reads better than its regex."""
+        if site.defs:
+            name = site.defs[-1]
+            described = bundled_schema(self.contract)["$defs"].get(name, {})
+            about = described.get("description")
+            if isinstance(about, str) and described.get("type") == "string":
+                return f"{_show(got)} is not a valid {name}: {about}"
+        return f"{_show(got)} does not match the pattern {site.node.get('pattern')}"
 
     def _code(self, defs: Sequence[str], keyword: str) -> ErrorCode:
         for name in reversed(defs):
@@ -172,26 +185,21 @@ class Explainer:
         """Follow an evaluation path (minus its keyword) from the root, through ``$ref``s."""
         defs: list[str] = []
         node: Any = self.root
-        inside: list[str | int] = []  # the tokens since the last $ref
         tag: tuple[str, tuple[Any, ...]] | None = None
         for index, token in enumerate(tokens):
             if token == "$ref":
                 name = node["$ref"].removeprefix("#/$defs/")
                 defs.append(name)
-                node, inside = self.root["$defs"][name], []
+                node = self.root["$defs"][name]
                 continue
             if token == "properties" and _tags(node) and index + 1 < len(tokens):
                 union_tag = _tags(node)
                 if union_tag is not None and tokens[index + 1] == union_tag[0]:
                     tag = union_tag
             node = node[token]
-            inside.append(token)
         if tag is None:
             tag = _tags(node)
-        base: Any = self.bundled["$defs"].get(defs[-1], {}) if defs else self.bundled
-        for token in inside:
-            base = _step(base, token)
-        return _Site(tuple(defs), node, base if isinstance(base, Mapping) else {}, tag)
+        return _Site(tuple(defs), node, tag)
 
 
 def _tags(node: Any) -> tuple[str, tuple[Any, ...]] | None:
@@ -212,22 +220,13 @@ def _tags(node: Any) -> tuple[str, tuple[Any, ...]] | None:
     return name, tuple(tags)
 
 
-def _step(node: Any, token: str | int) -> Any:
-    if isinstance(node, Mapping):
-        return node.get(token, {})
-    if isinstance(node, list) and isinstance(token, int) and token < len(node):
-        return node[token]
-    return {}
-
-
 def _ref_names(schema: Schema) -> tuple[str, ...]:
     ref = schema.get("$ref")
     return (ref.removeprefix("#/$defs/"),) if isinstance(ref, str) else ()
 
 
-def _about(schema: Schema) -> str:
-    description = schema.get("description")
-    return f" ({description})" if isinstance(description, str) else ""
+def _of(defs: Sequence[str]) -> str:
+    return f" of {defs[-1]}" if defs else ""
 
 
 def _show(value: Any) -> str:
@@ -263,9 +262,6 @@ _MESSAGES: Mapping[str, Callable[[Any, Any], str]] = {
 
 def _message(keyword: str, site: _Site, got: Any) -> str:
     want = site.node.get(keyword)
-    if keyword == "pattern":
-        what = site.described.get("description", f"a value matching {want}")
-        return f"{_show(got)} is not valid here: expected {what}"
     if keyword in _MESSAGES:
         return _MESSAGES[keyword](want, got)
     return f"{_show(got)} is not allowed here ({keyword})"

@@ -41,12 +41,13 @@ def wire(result: BaseModel) -> dict[str, Any]:
 def stored(result: types.CallToolResult) -> dict[str, Any]:
     """A ``tools/call`` result as its snapshot stores it.
 
-    The second text block is the structured content serialised as JSON (what the MCP spec
-    asks of a tool with an output schema). It is checked here, byte for byte, and named in
-    the snapshot instead of stored a second time as one long escaped line.
+    The second text block is the structured content serialised as JSON without spaces (what
+    the MCP spec asks of a tool with an output schema, as few tokens as it can). It is
+    checked here, byte for byte, and named in the snapshot instead of stored a second time
+    as one long escaped line.
     """
     document = wire(result)
-    expected = json.dumps(result.structured_content, ensure_ascii=False)
+    expected = json.dumps(result.structured_content, ensure_ascii=False, separators=(",", ":"))
     assert document["content"][1] == {"type": "text", "text": expected}
     document["content"][1]["text"] = STRUCTURED_AS_TEXT
     return document

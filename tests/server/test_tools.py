@@ -13,7 +13,7 @@ from mcp import Client, MCPError
 from syrupy.assertion import SnapshotAssertion
 
 from automium.capabilities import BY_NAME
-from automium.contracts import bundled_schema
+from automium.contracts import bundled_schema, tool_input_schema, tool_output_schema
 from automium.mcp_server import tools
 from automium.validation import check
 from tests.cases import TOOLS, UNKNOWN_TOOLS, Refusal, tool_refusals, tool_successes
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.anyio
 SUCCESSES = [pytest.param(tool, arguments, id=case) for case, tool, arguments in tool_successes()]
 REFUSALS = [pytest.param(tool, refusal, id=case) for case, tool, refusal in tool_refusals()]
 CALLS = [*SUCCESSES, *(pytest.param(t, r.arguments, id=c) for c, t, r in tool_refusals())]
-SCHEMAS = "generated/automium_contracts/schemas"
+PUBLISHED = "generated/automium_contracts"
 
 
 async def test_tools_list_matches_its_snapshot_which_names_each_schema_file(
@@ -33,12 +33,12 @@ async def test_tools_list_matches_its_snapshot_which_names_each_schema_file(
     listed = wire(await legacy.list_tools())
     for tool in listed["tools"]:
         capability = BY_NAME[tool["name"]]
-        for key, contract in [
-            ("inputSchema", capability.input_contract),
-            ("outputSchema", capability.output_contract),
+        for key, folder, contract, published in [
+            ("inputSchema", "tool-inputs", capability.input_contract, tool_input_schema),
+            ("outputSchema", "tool-outputs", capability.output_contract, tool_output_schema),
         ]:
-            assert tool[key] == bundled_schema(contract), (tool["name"], key)
-            tool[key] = f"{SCHEMAS}/{contract}.json"
+            assert tool[key] == published(contract), (tool["name"], key)
+            tool[key] = f"{PUBLISHED}/{folder}/{contract}.json"
     assert listed == snapshot_json
 
 
@@ -55,11 +55,11 @@ async def test_the_v1_tools_are_listed_in_order_read_only_with_titles(client: Cl
         assert tool.annotations.open_world_hint is False
 
 
-async def test_published_schemas_are_the_bundled_contracts(client: Client) -> None:
+async def test_published_schemas_are_the_lean_projections_regen_writes(client: Client) -> None:
     listed = {t.name: t for t in (await client.list_tools()).tools}
     for name, capability in BY_NAME.items():
-        assert listed[name].input_schema == bundled_schema(capability.input_contract)
-        assert listed[name].output_schema == bundled_schema(capability.output_contract)
+        assert listed[name].input_schema == tool_input_schema(capability.input_contract)
+        assert listed[name].output_schema == tool_output_schema(capability.output_contract)
 
 
 @pytest.mark.parametrize(("tool", "arguments"), SUCCESSES)
@@ -84,8 +84,9 @@ async def test_a_refused_call_is_an_error_result_with_the_most_specific_code_and
     error: dict[str, Any] = result.structured_content or {}
     assert result.is_error
     assert (error.get("code"), error.get("path")) == (refusal.code, refusal.path)
-    if refusal.problems:
-        assert [(p["code"], p["path"]) for p in error["problems"]] == list(refusal.problems)
+    if refusal.problems:  # listed once each: the first on top, the others in problems
+        listed = [error, *error["problems"]]
+        assert [(p["code"], p["path"]) for p in listed] == list(refusal.problems)
     assert check("tool-error.v1", error) == []
     assert stored(result) == snapshot_json
 

@@ -10,7 +10,7 @@ from . import common_schema, journey_v1_schema
 
 class EntryInput(BaseModel):
     """
-    One artifact, as the caller knows it: kind and path, and what else is known.
+    One artifact: kind and path, and what else is known.
     """
 
     model_config = ConfigDict(
@@ -26,7 +26,7 @@ class EntryInput(BaseModel):
         str | None,
         Field(
             alias="contentType",
-            description='Media type, e.g. "image/png"; inferred from kind and extension when absent, and refused when it contradicts them.',
+            description='Media type, e.g. "image/png"; inferred from kind and extension when absent.',
             max_length=100,
             pattern="^[a-z]+/[a-z0-9.+-]+$",
         ),
@@ -43,8 +43,7 @@ class EntryInput(BaseModel):
     sha256: Annotated[
         str | None,
         Field(
-            description="SHA-256 of the content, lowercase hex, when known.",
-            pattern="^[0-9a-f]{64}$",
+            description="SHA-256 of the content, when known.", pattern="^[0-9a-f]{64}$"
         ),
     ] = None
     step_id: Annotated[
@@ -80,26 +79,25 @@ class ArtifactManifestInput(BaseModel):
     root: Annotated[
         str,
         Field(
-            description='Artifact root, a relative POSIX path, e.g. "artifacts/shop-lite/returning-buyer".',
+            description='Artifact root, e.g. "artifacts/shop-lite/returning-buyer".',
             max_length=512,
             min_length=1,
         ),
     ]
     entries: Annotated[
-        list[EntryInput],
-        Field(description="Artifact entries (at most 1000).", max_length=1000),
+        list[EntryInput], Field(description="Artifact entries.", max_length=1000)
     ]
     verdict: Annotated[
         common_schema.Verdict | None,
         Field(
-            description="The run's verdict: the manifest then reports the kinds it requires that the entries lack (missingKinds)."
+            description="The run's verdict, to report the required kinds the entries lack (missingKinds)."
         ),
     ] = None
     retry_count: Annotated[
         int | None,
         Field(
             alias="retryCount",
-            description="Retries the run used (with verdict; a retry also requires a trace).",
+            description="Retries the run used (with verdict).",
             ge=0,
             le=3000,
         ),
@@ -108,14 +106,12 @@ class ArtifactManifestInput(BaseModel):
         str | None,
         Field(
             alias="journeyId",
-            description="A reference journey of the run: every entry's stepId must then name one of its steps.",
+            description="The run's reference journey, to check each entry's stepId.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ] = None
     journey: Annotated[
         journey_v1_schema.Journey | None,
-        Field(
-            description="The run's journey itself, when it is not a reference journey: every entry's stepId must name one of its steps."
-        ),
+        Field(description="The run's own journey, to check each entry's stepId."),
     ] = None

@@ -164,7 +164,7 @@ class Verdict(StrEnum):
 
 class SemanticLocator(BaseModel):
     """
-    An element by ARIA role and accessible name, matched as Playwright's getByRole with exact: true (the whole name, white space collapsed, case-sensitive; frames included; near-misses are only suggested). nth picks one of several matches (0-based, in page order). Never CSS, XPath or script.
+    An element by ARIA role and accessible name, matched as Playwright's getByRole with exact: true (whole name, case-sensitive). Never CSS, XPath or script.
     """
 
     model_config = ConfigDict(
@@ -175,7 +175,7 @@ class SemanticLocator(BaseModel):
     role: Annotated[
         str,
         Field(
-            description='WAI-ARIA 1.2 role of the element, e.g. "button", "textbox", "link".',
+            description='WAI-ARIA role, e.g. "button".',
             max_length=40,
             pattern="^[a-z]+$",
         ),
@@ -183,7 +183,7 @@ class SemanticLocator(BaseModel):
     name: Annotated[
         str,
         Field(
-            description='Accessible name of the element, exactly as the page model shows it, e.g. "Add to cart".',
+            description='Accessible name, as the page shows it, e.g. "Add to cart".',
             max_length=200,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -192,16 +192,14 @@ class SemanticLocator(BaseModel):
     nth: Annotated[
         int | None,
         Field(
-            description="Zero-based index when several elements share role and name.",
-            ge=0,
-            le=999,
+            description="Which of several matches, 0-based in page order.", ge=0, le=999
         ),
     ] = None
 
 
 class SnapshotRef(BaseModel):
     """
-    An element found by its ref in the current semantic snapshot.
+    An element by its snapshot ref.
     """
 
     model_config = ConfigDict(
@@ -212,7 +210,7 @@ class SnapshotRef(BaseModel):
     ref: Annotated[
         str,
         Field(
-            description='A node ref from the current semantic snapshot, e.g. "e12".',
+            description='A node ref of the current snapshot, e.g. "e12".',
             pattern="^e[0-9]{1,6}$",
         ),
     ]
@@ -270,7 +268,7 @@ class FailureClass(StrEnum):
 
 class StepFailure(BaseModel):
     """
-    A failure to model at one step (the failing variant of a run's timeline).
+    A failure to model at one step.
     """
 
     model_config = ConfigDict(
@@ -312,7 +310,7 @@ class LaneCounts(BaseModel):
 
 class PlannerReference(BaseModel):
     """
-    A planner backend: id, vendor and model are all required; vendor and model are printable ASCII names.
+    A planner backend.
     """
 
     model_config = ConfigDict(
@@ -323,7 +321,7 @@ class PlannerReference(BaseModel):
     id: Annotated[
         str,
         Field(
-            description='Your id for this planner configuration, unique within one request, e.g. "claude-default".',
+            description='Your id for this planner, e.g. "claude-default".',
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
@@ -331,7 +329,7 @@ class PlannerReference(BaseModel):
     vendor: Annotated[
         str,
         Field(
-            description='Who provides the planner, e.g. "anthropic", "openai", "local".',
+            description='Planner vendor, e.g. "anthropic".',
             max_length=100,
             pattern="^[A-Za-z0-9][!-~]*$",
         ),
@@ -339,7 +337,7 @@ class PlannerReference(BaseModel):
     model: Annotated[
         str,
         Field(
-            description='The planner\'s model name, e.g. "claude-sonnet-4".',
+            description='Model name, e.g. "claude-sonnet-4".',
             max_length=100,
             pattern="^[A-Za-z0-9][!-~]*$",
         ),

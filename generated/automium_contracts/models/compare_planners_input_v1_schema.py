@@ -10,7 +10,7 @@ from . import common_schema, journey_v1_schema
 
 class RecordedTrial(BaseModel):
     """
-    One observed trial: a planner running one journey once, elsewhere. Optional fields are left out when unknown; metrics that need them are then null.
+    One observed trial; leave out what is unknown (metrics needing it are null).
     """
 
     model_config = ConfigDict(
@@ -22,7 +22,7 @@ class RecordedTrial(BaseModel):
         str,
         Field(
             alias="plannerId",
-            description="Id of the planner that ran it: one of the ids in planners.",
+            description="One of the ids in planners.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
@@ -31,7 +31,7 @@ class RecordedTrial(BaseModel):
         str,
         Field(
             alias="appId",
-            description="App it ran on: one of appIds.",
+            description="One of appIds.",
             max_length=64,
             pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
         ),
@@ -40,30 +40,22 @@ class RecordedTrial(BaseModel):
         str,
         Field(
             alias="journeyId",
-            description="Id of the journey it ran (any id; a reference journey's id must keep its app).",
+            description="Any journey id; a reference journey's keeps its app.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
     repetition: Annotated[
-        int,
-        Field(
-            description="Repetition index, 0 or more; unique per planner and journey.",
-            ge=0,
-            le=100000,
-        ),
+        int, Field(description="Unique per planner and journey.", ge=0, le=100000)
     ]
     passed: Annotated[
-        bool,
-        Field(
-            description="Final verdict: true when the trial passed (after any recovery)."
-        ),
+        bool, Field(description="Whether the trial passed (after any recovery).")
     ]
     latency_ms: Annotated[
         int,
         Field(
             alias="latencyMs",
-            description="Wall time of the trial, in milliseconds.",
+            description="Wall time, in milliseconds.",
             ge=0,
             le=86400000,
         ),
@@ -72,7 +64,7 @@ class RecordedTrial(BaseModel):
         int,
         Field(
             alias="inputTokens",
-            description="Planner input tokens spent by the trial.",
+            description="Planner input tokens.",
             ge=0,
             le=1000000000,
         ),
@@ -81,7 +73,7 @@ class RecordedTrial(BaseModel):
         int,
         Field(
             alias="outputTokens",
-            description="Planner output tokens spent by the trial.",
+            description="Planner output tokens.",
             ge=0,
             le=1000000000,
         ),
@@ -90,7 +82,7 @@ class RecordedTrial(BaseModel):
         int,
         Field(
             alias="recoveryAttempts",
-            description="Recovery attempts the trial made (0: none); a passed trial with attempts counts as recovered.",
+            description="Recovery attempts; a passed trial with any counts as recovered.",
             ge=0,
             le=1000,
         ),
@@ -99,7 +91,7 @@ class RecordedTrial(BaseModel):
         str | None,
         Field(
             alias="failingStep",
-            description="Id of the step at which a failed trial ended, when known; never on a passed trial (inconsistent_trial).",
+            description="Step a failed trial ended at.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
@@ -108,14 +100,14 @@ class RecordedTrial(BaseModel):
         common_schema.ReplayLane | None,
         Field(
             alias="failingLane",
-            description="Replay lane where the failure showed, when known; only with failingStep (inconsistent_trial).",
+            description="Lane the failure showed on; only with failingStep.",
         ),
     ] = None
     steps_completed: Annotated[
         int | None,
         Field(
             alias="stepsCompleted",
-            description="Steps the trial completed, when known; give stepsTotal with it, at most stepsTotal, and all of them on a passed trial (inconsistent_trial).",
+            description="Steps completed (all on a passed trial); with stepsTotal.",
             ge=0,
             le=1000,
         ),
@@ -124,7 +116,7 @@ class RecordedTrial(BaseModel):
         int | None,
         Field(
             alias="stepsTotal",
-            description="Steps of the journey, when known; give stepsCompleted with it (inconsistent_trial).",
+            description="Steps of the journey; with stepsCompleted.",
             ge=1,
             le=1000,
         ),
@@ -145,7 +137,7 @@ class ComparePlannersInput(BaseModel):
         str,
         Field(
             alias="corpusVersion",
-            description='Corpus version to compare on; v1 supports "2026.1".',
+            description='Corpus version; v1 has "2026.1".',
             pattern="^[0-9]{4}\\.[0-9]{1,3}$",
         ),
     ]
@@ -153,7 +145,7 @@ class ComparePlannersInput(BaseModel):
         list[common_schema.AppId],
         Field(
             alias="appIds",
-            description="Apps to compare on (1 to 5, no duplicates).",
+            description="Apps to compare on.",
             max_length=5,
             min_length=1,
         ),
@@ -161,7 +153,7 @@ class ComparePlannersInput(BaseModel):
     planners: Annotated[
         list[common_schema.PlannerReference],
         Field(
-            description="Planners to compare (1 to 8, distinct ids).",
+            description="Planners to compare, with distinct ids.",
             max_length=8,
             min_length=1,
         ),
@@ -169,7 +161,7 @@ class ComparePlannersInput(BaseModel):
     repetitions: Annotated[
         int,
         Field(
-            description="Repetitions of each journey per planner (modeled trials); with trials, the records say how many each journey had and this value is not used.",
+            description="Modeled trials of each journey per planner; unused with trials.",
             ge=-1000000,
             le=100,
         ),
@@ -177,7 +169,7 @@ class ComparePlannersInput(BaseModel):
     journeys: Annotated[
         list[journey_v1_schema.Journey] | None,
         Field(
-            description="Your own journeys (journey.v1 documents, 1 to 20, distinct ids), each checked exactly as automium_compile_journey checks it; they are compared instead of the reference journeys of their apps, whose app must be in appIds.",
+            description="Your own journeys, compared instead of their apps' reference journeys.",
             max_length=20,
             min_length=1,
         ),
@@ -185,7 +177,7 @@ class ComparePlannersInput(BaseModel):
     trials: Annotated[
         list[RecordedTrial] | None,
         Field(
-            description="Recorded trials (1 to 1000): outcomes observed elsewhere, one record per planner, journey and repetition. When given, nothing is modeled: the report is computed from them and labelled recorded.",
+            description="Trials you ran elsewhere, one per planner, journey and repetition: nothing is modeled.",
             max_length=1000,
             min_length=1,
         ),

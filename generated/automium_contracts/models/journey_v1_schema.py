@@ -32,7 +32,7 @@ class WaitState(StrEnum):
 
 class OnExhausted(StrEnum):
     """
-    What happens when attempts run out: fail the run, or mark it blocked.
+    When attempts run out: fail the run, or mark it blocked.
     """
 
     FAIL_RUN = "fail_run"
@@ -41,7 +41,7 @@ class OnExhausted(StrEnum):
 
 class Recovery(BaseModel):
     """
-    Bounded recovery policy of the journey.
+    Bounded recovery policy.
     """
 
     model_config = ConfigDict(
@@ -53,7 +53,7 @@ class Recovery(BaseModel):
         int,
         Field(
             alias="maxAttempts",
-            description="Attempts per failing step or assertion before giving up: 1 to 3.",
+            description="Attempts per failing step or assertion.",
             ge=1,
             le=3,
         ),
@@ -66,7 +66,7 @@ class Recovery(BaseModel):
         OnExhausted,
         Field(
             alias="onExhausted",
-            description="What happens when attempts run out: fail the run, or mark it blocked.",
+            description="When attempts run out: fail the run, or mark it blocked.",
             title="OnExhausted",
         ),
     ]
@@ -74,7 +74,7 @@ class Recovery(BaseModel):
 
 class NavigateStep(BaseModel):
     """
-    navigate: go to a route of the app's route manifest; needs route, takes no target (never a URL); a route with a parameter ("/tickets/:ticketId") also needs entity.
+    navigate: open a route of the app (never a URL), with entity for a route parameter.
     """
 
     model_config = ConfigDict(
@@ -102,7 +102,7 @@ class NavigateStep(BaseModel):
     entity: Annotated[
         str | None,
         Field(
-            description='Entity of the fixture that fills the route\'s parameter, e.g. "printer-offline" (see the fixture\'s entities in automium_list_fixtures).',
+            description='Fixture entity for the route\'s parameter, e.g. "printer-offline".',
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
@@ -110,7 +110,7 @@ class NavigateStep(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -120,7 +120,7 @@ class NavigateStep(BaseModel):
 
 class ClickStep(BaseModel):
     """
-    click: click the element; needs target.
+    click: click the element.
     """
 
     model_config = ConfigDict(
@@ -144,7 +144,7 @@ class ClickStep(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -154,7 +154,7 @@ class ClickStep(BaseModel):
 
 class FillStep1(BaseModel):
     """
-    fill: type into the field; needs target and exactly one of value (text to type) and secretRef (a credential the fixture names, for a password or one-time-code field).
+    fill: type value, or secretRef for a password or one-time code, into the field.
     """
 
     model_config = ConfigDict(
@@ -176,18 +176,13 @@ class FillStep1(BaseModel):
         Field(description="Field to fill."),
     ]
     value: Annotated[
-        str,
-        Field(
-            description="Text to type (may be empty only via the clear intent, so at least one character).",
-            max_length=2000,
-            min_length=1,
-        ),
+        str, Field(description="Text to type.", max_length=2000, min_length=1)
     ]
     secret_ref: Annotated[
         str | None,
         Field(
             alias="secretRef",
-            description='Credential to type, named by the fixture (its secretRefs), e.g. "account:shop-lite/buyer#password"; a secret is never written out in a journey.',
+            description='A credential the fixture names, e.g. "account:shop-lite/buyer#password".',
             max_length=160,
             pattern="^account:[a-z0-9-]+/[a-z0-9-]+#(password|one-time-code)$",
         ),
@@ -195,7 +190,7 @@ class FillStep1(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -205,7 +200,7 @@ class FillStep1(BaseModel):
 
 class FillStep2(BaseModel):
     """
-    fill: type into the field; needs target and exactly one of value (text to type) and secretRef (a credential the fixture names, for a password or one-time-code field).
+    fill: type value, or secretRef for a password or one-time code, into the field.
     """
 
     model_config = ConfigDict(
@@ -227,18 +222,13 @@ class FillStep2(BaseModel):
         Field(description="Field to fill."),
     ]
     value: Annotated[
-        str | None,
-        Field(
-            description="Text to type (may be empty only via the clear intent, so at least one character).",
-            max_length=2000,
-            min_length=1,
-        ),
+        str | None, Field(description="Text to type.", max_length=2000, min_length=1)
     ] = None
     secret_ref: Annotated[
         str,
         Field(
             alias="secretRef",
-            description='Credential to type, named by the fixture (its secretRefs), e.g. "account:shop-lite/buyer#password"; a secret is never written out in a journey.',
+            description='A credential the fixture names, e.g. "account:shop-lite/buyer#password".',
             max_length=160,
             pattern="^account:[a-z0-9-]+/[a-z0-9-]+#(password|one-time-code)$",
         ),
@@ -246,7 +236,7 @@ class FillStep2(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -256,7 +246,7 @@ class FillStep2(BaseModel):
 
 class ClearStep(BaseModel):
     """
-    clear: empty the field; needs target.
+    clear: empty the field.
     """
 
     model_config = ConfigDict(
@@ -280,7 +270,7 @@ class ClearStep(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -290,7 +280,7 @@ class ClearStep(BaseModel):
 
 class SelectOptionStep(BaseModel):
     """
-    select_option: choose an option by its label; needs target and value.
+    select_option: choose the option labelled value.
     """
 
     model_config = ConfigDict(
@@ -323,7 +313,7 @@ class SelectOptionStep(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -333,7 +323,7 @@ class SelectOptionStep(BaseModel):
 
 class CheckStep(BaseModel):
     """
-    check: tick the checkbox or radio; needs target.
+    check: tick the checkbox or radio.
     """
 
     model_config = ConfigDict(
@@ -357,7 +347,7 @@ class CheckStep(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -367,7 +357,7 @@ class CheckStep(BaseModel):
 
 class UncheckStep(BaseModel):
     """
-    uncheck: untick the checkbox; needs target.
+    uncheck: untick the checkbox.
     """
 
     model_config = ConfigDict(
@@ -391,7 +381,7 @@ class UncheckStep(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -401,7 +391,7 @@ class UncheckStep(BaseModel):
 
 class PressKeyStep(BaseModel):
     """
-    press_key: press a key, optionally on an element; needs key.
+    press_key: press key, on target if given.
     """
 
     model_config = ConfigDict(
@@ -421,7 +411,7 @@ class PressKeyStep(BaseModel):
     key: Annotated[
         str,
         Field(
-            description='Key name, e.g. "Enter", "Escape", "Tab", "ArrowDown", "a".',
+            description='Key name, e.g. "Enter", "a".',
             pattern="^([A-Za-z0-9]|F[0-9]{1,2}|Enter|Escape|Tab|Backspace|Delete|Space|Home|End|PageUp|PageDown|Arrow(Up|Down|Left|Right))$",
         ),
     ]
@@ -432,7 +422,7 @@ class PressKeyStep(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -442,7 +432,7 @@ class PressKeyStep(BaseModel):
 
 class HoverStep(BaseModel):
     """
-    hover: move the pointer over the element; needs target.
+    hover: move the pointer over the element.
     """
 
     model_config = ConfigDict(
@@ -466,7 +456,7 @@ class HoverStep(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -476,7 +466,7 @@ class HoverStep(BaseModel):
 
 class ScrollStep(BaseModel):
     """
-    scroll: scroll the page, or an element into view when target is given; needs direction.
+    scroll: scroll the page, or target into view.
     """
 
     model_config = ConfigDict(
@@ -503,7 +493,7 @@ class ScrollStep(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -513,7 +503,7 @@ class ScrollStep(BaseModel):
 
 class WaitForStep(BaseModel):
     """
-    wait_for: wait until the element reaches a state; needs target.
+    wait_for: wait until the element reaches state.
     """
 
     model_config = ConfigDict(
@@ -542,7 +532,7 @@ class WaitForStep(BaseModel):
         int | None,
         Field(
             alias="timeoutMs",
-            description="How long to wait at most, in milliseconds (default 5000).",
+            description="Longest wait, in ms (default 5000).",
             ge=100,
             le=30000,
         ),
@@ -550,7 +540,7 @@ class WaitForStep(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -560,7 +550,7 @@ class WaitForStep(BaseModel):
 
 class UploadFileStep(BaseModel):
     """
-    upload_file: attach a fixture file to a file input; needs target and fileRef (a fixture file ref, never a path).
+    upload_file: attach a fixture file.
     """
 
     model_config = ConfigDict(
@@ -585,7 +575,7 @@ class UploadFileStep(BaseModel):
         str,
         Field(
             alias="fileRef",
-            description='Fixture file ref "file:<appId>/<name>", e.g. "file:admin-console/users.csv".',
+            description='A fixture file, e.g. "file:admin-console/users.csv".',
             max_length=160,
             pattern="^file:[a-z0-9-]+/[A-Za-z0-9._-]+$",
         ),
@@ -593,7 +583,7 @@ class UploadFileStep(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -603,7 +593,7 @@ class UploadFileStep(BaseModel):
 
 class GoBackStep(BaseModel):
     """
-    go_back: go back one entry in history; takes no target.
+    go_back: go back one page in history.
     """
 
     model_config = ConfigDict(
@@ -623,7 +613,7 @@ class GoBackStep(BaseModel):
     note: Annotated[
         str | None,
         Field(
-            description="Optional note for a human reader.",
+            description="A note for a human reader.",
             max_length=2000,
             min_length=1,
             pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
@@ -633,7 +623,7 @@ class GoBackStep(BaseModel):
 
 class VisibleAssertion(BaseModel):
     """
-    visible: the element is visible; needs target.
+    visible: the element is visible.
     """
 
     model_config = ConfigDict(
@@ -658,7 +648,7 @@ class VisibleAssertion(BaseModel):
         str,
         Field(
             alias="afterStep",
-            description="Id of the step after which the assertion is checked.",
+            description="Step after which it is checked.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
@@ -667,7 +657,7 @@ class VisibleAssertion(BaseModel):
 
 class HiddenAssertion(BaseModel):
     """
-    hidden: the element is hidden or absent; needs target.
+    hidden: the element is hidden or absent.
     """
 
     model_config = ConfigDict(
@@ -692,7 +682,7 @@ class HiddenAssertion(BaseModel):
         str,
         Field(
             alias="afterStep",
-            description="Id of the step after which the assertion is checked.",
+            description="Step after which it is checked.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
@@ -701,7 +691,7 @@ class HiddenAssertion(BaseModel):
 
 class TextEqualsAssertion(BaseModel):
     """
-    text_equals: the element's text equals expected; needs target and expected.
+    text_equals: the element's text equals expected.
     """
 
     model_config = ConfigDict(
@@ -727,7 +717,7 @@ class TextEqualsAssertion(BaseModel):
         str,
         Field(
             alias="afterStep",
-            description="Id of the step after which the assertion is checked.",
+            description="Step after which it is checked.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
@@ -736,7 +726,7 @@ class TextEqualsAssertion(BaseModel):
 
 class TextContainsAssertion(BaseModel):
     """
-    text_contains: the element's text contains expected; needs target and expected.
+    text_contains: the element's text contains expected.
     """
 
     model_config = ConfigDict(
@@ -764,7 +754,7 @@ class TextContainsAssertion(BaseModel):
         str,
         Field(
             alias="afterStep",
-            description="Id of the step after which the assertion is checked.",
+            description="Step after which it is checked.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
@@ -773,7 +763,7 @@ class TextContainsAssertion(BaseModel):
 
 class ValueEqualsAssertion(BaseModel):
     """
-    value_equals: the field's value equals expected; needs target and expected.
+    value_equals: the field's value equals expected.
     """
 
     model_config = ConfigDict(
@@ -801,7 +791,7 @@ class ValueEqualsAssertion(BaseModel):
         str,
         Field(
             alias="afterStep",
-            description="Id of the step after which the assertion is checked.",
+            description="Step after which it is checked.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
@@ -810,7 +800,7 @@ class ValueEqualsAssertion(BaseModel):
 
 class RouteIsAssertion(BaseModel):
     """
-    route_is: the current route is route; needs route, takes no target.
+    route_is: the journey is on route.
     """
 
     model_config = ConfigDict(
@@ -839,7 +829,7 @@ class RouteIsAssertion(BaseModel):
         str,
         Field(
             alias="afterStep",
-            description="Id of the step after which the assertion is checked.",
+            description="Step after which it is checked.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
@@ -848,7 +838,7 @@ class RouteIsAssertion(BaseModel):
 
 class CountEqualsAssertion(BaseModel):
     """
-    count_equals: the number of elements matching target equals count; needs target and count.
+    count_equals: count elements match target.
     """
 
     model_config = ConfigDict(
@@ -869,14 +859,12 @@ class CountEqualsAssertion(BaseModel):
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Elements to count (nth is ignored)."),
     ]
-    count: Annotated[
-        int, Field(description="Expected number of matching elements.", ge=0, le=10000)
-    ]
+    count: Annotated[int, Field(description="Expected count.", ge=0, le=10000)]
     after_step: Annotated[
         str,
         Field(
             alias="afterStep",
-            description="Id of the step after which the assertion is checked.",
+            description="Step after which it is checked.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
@@ -895,10 +883,7 @@ class Journey(BaseModel):
     )
     schema_version: Annotated[
         Literal["automium.journey/v1"] | None,
-        Field(
-            alias="schemaVersion",
-            description='Document type and version; always "automium.journey/v1". Optional on input.',
-        ),
+        Field(alias="schemaVersion", description="Optional on input."),
     ] = None
     id: Annotated[
         str,
@@ -921,7 +906,7 @@ class Journey(BaseModel):
         str,
         Field(
             alias="fixtureId",
-            description="Fixture of that app the journey starts from.",
+            description="Fixture the journey starts from.",
             max_length=128,
             pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z0-9]+(-[a-z0-9]+)*$",
         ),
@@ -942,7 +927,7 @@ class Journey(BaseModel):
     assertions: Annotated[
         list[Annotated[VisibleAssertion | HiddenAssertion | TextEqualsAssertion | TextContainsAssertion | ValueEqualsAssertion | RouteIsAssertion | CountEqualsAssertion, Field(discriminator="kind")]],
         Field(
-            description="Assertions, each checked after its step.",
+            description="Assertions, each after its step.",
             max_length=1000,
             min_length=1,
         ),
@@ -950,7 +935,5 @@ class Journey(BaseModel):
     recovery: Annotated[Recovery, Field(description="Bounded recovery policy.")]
     mermaid: Annotated[
         bool | None,
-        Field(
-            description="automium_compile_journey only: true also returns the compiled graph as Mermaid text (mermaid), to paste into a PR. Not part of the journey: digests and runs ignore it."
-        ),
+        Field(description="Compile only: also return the graph as Mermaid text."),
     ] = None

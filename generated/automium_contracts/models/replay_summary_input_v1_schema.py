@@ -30,12 +30,7 @@ class ReplaySummaryInput(BaseModel):
     verdict: Annotated[common_schema.Verdict, Field(description="Verdict of the run.")]
     retry_count: Annotated[
         int,
-        Field(
-            alias="retryCount",
-            description="Retries the run used (0 or more).",
-            ge=0,
-            le=3000,
-        ),
+        Field(alias="retryCount", description="Retries the run used.", ge=0, le=3000),
     ]
     artifact_manifest_ref: Annotated[
         str,
@@ -49,7 +44,7 @@ class ReplaySummaryInput(BaseModel):
     events: Annotated[
         list[replay_event_v1_schema.ReplayEvent] | None,
         Field(
-            description="Replay events of this run (a snippet of its log, or a modeled timeline): when given, the summary digests them lane by lane and classifies the failure.",
+            description="Replay events of this run, to digest and classify.",
             max_length=1000,
         ),
     ] = None

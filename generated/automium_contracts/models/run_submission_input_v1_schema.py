@@ -22,16 +22,14 @@ class RunSubmissionInput(BaseModel):
         str,
         Field(
             alias="journeyId",
-            description="Id of the journey to run: a reference journey of the corpus (see a fixture's referenceJourneyIds), or the id of the journey given in journey.",
+            description="A reference journey, or the id of the journey given in journey.",
             max_length=128,
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ]
     journey: Annotated[
         journey_v1_schema.Journey | None,
-        Field(
-            description="The journey itself, when it is not a reference journey: checked exactly as automium_compile_journey checks it."
-        ),
+        Field(description="Your journey, when it is no reference journey."),
     ] = None
     app_id: Annotated[
         str,
@@ -52,14 +50,13 @@ class RunSubmissionInput(BaseModel):
         ),
     ]
     planner: Annotated[
-        common_schema.PlannerReference,
-        Field(description="Planner backend; id, vendor and model are all required."),
+        common_schema.PlannerReference, Field(description="Planner backend.")
     ]
     environment_profile_id: Annotated[
         str,
         Field(
             alias="environmentProfileId",
-            description="Environment profile to run in (see automium://fixtures).",
+            description="Environment profile to run in.",
             max_length=64,
             pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
         ),
@@ -67,13 +64,13 @@ class RunSubmissionInput(BaseModel):
     failure: Annotated[
         common_schema.StepFailure | None,
         Field(
-            description="Model the failing variant instead: the same timeline with this failure injected at this step."
+            description="Model the failing variant: this failure injected at this step."
         ),
     ] = None
     include_events: Annotated[
         bool | None,
         Field(
             alias="includeEvents",
-            description="Also return the modeled timeline's events (at most 1000, the replay summary's input limit).",
+            description="Also return the modeled timeline's events.",
         ),
     ] = None

@@ -95,7 +95,7 @@ class Problem(BaseModel):
 
 class ToolError(BaseModel):
     """
-    The structured error every Automium tool returns on failure: a stable code, a message an agent can act on, the JSON path of the problem and the allowed values; problems lists every problem found when there were several.
+    The structured error every Automium tool returns on failure: a stable code, a message an agent can act on, the JSON path of the problem and the allowed values; problems lists the others when there were several.
     """
 
     model_config = ConfigDict(
@@ -145,7 +145,7 @@ class ToolError(BaseModel):
     problems: Annotated[
         list[Problem] | None,
         Field(
-            description="Every problem found, in input order; the first is repeated at the top level.",
+            description="The other problems found, in input order, when there were several; the first is the one at the top level, listed once.",
             max_length=1000,
         ),
     ] = None
