@@ -100,6 +100,20 @@ def test_every_target_of_a_reference_journey_is_kept_on_its_graph_node(journey_i
             assert nodes[f"{prefix}:{item['id']}"].get("target") == item.get("target")
 
 
+def test_a_credential_is_labelled_by_its_ref_in_the_graph_and_the_drawing() -> None:
+    document = reference_journey("bank-sandbox.transfer-to-savings")
+    ref = "account:bank-sandbox/customer#one-time-code"
+
+    compilation = compile_journey({**document, "mermaid": True})
+
+    (node,) = [n for n in compilation.graph.nodes if n.id == "step:enter-code"]
+    assert node.label == f"fill One-time code = {ref}"
+    assert compilation.mermaid is not None
+    assert "fill One-time code = account:bank-sandbox/customer#35;one-time-code" in (
+        compilation.mermaid
+    )
+
+
 def test_the_worked_example_compiles_to_a_straight_line_with_one_failure_exit() -> None:
     compilation = compile_journey(reference_journey())
     graph = compilation.graph
