@@ -1,4 +1,4 @@
-"""Shared fixtures (JSON snapshots, the anyio backend) and the Hypothesis budgets.
+"""Shared fixtures (JSON and Markdown snapshots, the anyio backend) and the Hypothesis budgets.
 
 Property tests without an explicit ``max_examples`` (the differential fuzzing of every tool
 above all) run the profile's budget: a small one by default, so a developer runs the suite
@@ -15,6 +15,8 @@ import pytest
 from hypothesis import settings
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.json import JSONSnapshotExtension
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData
 
 settings.register_profile("dev", max_examples=50)
 settings.register_profile("ci", max_examples=1500, derandomize=True, database=None)
@@ -32,6 +34,33 @@ def examples(at_most: int) -> int:
 @pytest.fixture
 def snapshot_json(snapshot: SnapshotAssertion) -> SnapshotAssertion:
     return snapshot.use_extension(JSONSnapshotExtension)
+
+
+class MermaidMarkdownExtension(SingleFileSnapshotExtension):
+    """One ``.md`` file per snapshot holding a Mermaid drawing in a fenced block, so that
+    GitHub draws the graph when a reviewer opens the file in a PR."""
+
+    file_extension = "md"
+    _write_mode = WriteMode.TEXT
+
+    def serialize(
+        self,
+        data: SerializableData,
+        *,
+        exclude: PropertyFilter | None = None,
+        include: PropertyFilter | None = None,
+        matcher: PropertyMatcher | None = None,
+    ) -> SerializedData:
+        del exclude, include, matcher  # filters pick properties; a drawing has none
+        if not isinstance(data, str):
+            raise TypeError(f"a Markdown snapshot takes Mermaid text, not {type(data).__name__}")
+        drawing = data.removesuffix("\n")
+        return f"```mermaid\n{drawing}\n```\n"
+
+
+@pytest.fixture
+def snapshot_markdown(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    return snapshot.use_extension(MermaidMarkdownExtension)
 
 
 @pytest.fixture

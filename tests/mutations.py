@@ -41,3 +41,22 @@ def append_at(*path: str | int, value: Any) -> Mutation:
         _parent(document, path)[path[-1]].append(value)
 
     return mutate
+
+
+def insert_at(*path: str | int, value: Any) -> Mutation:
+    """Insert ``value`` before the item at ``path`` (the last part is the index)."""
+
+    def mutate(document: Document) -> None:
+        _parent(document, path).insert(path[-1], value)
+
+    return mutate
+
+
+def all_of(*mutations: Mutation) -> Mutation:
+    """Apply ``mutations`` in order: an edit that needs more than one change."""
+
+    def mutate(document: Document) -> None:
+        for change in mutations:
+            change(document)
+
+    return mutate

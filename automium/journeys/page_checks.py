@@ -42,6 +42,10 @@ _VALUE_ROLES = FIELD_ROLES | _SELECT_ROLES | frozenset({"slider"})
 _NEEDS_ENABLED = frozenset(
     {"click", "fill", "clear", "select_option", "check", "uncheck", "upload_file", "press_key"}
 )
+_REF_WARNING = (
+    "{ref} is a snapshot ref: refs change between snapshots, so the journey breaks when the "
+    "page does; prefer role and name"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,12 +152,20 @@ class _Walker:
             return (
                 self._key(step, path, location, None) if intent == "press_key" else _stay(location)
             )
+        if intent == "wait_for" and step.get("state") == "hidden" and isinstance(target, dict):
+            # Waiting for an element to go away: like a hidden assertion, it need not be shown.
+            if location is not None:
+                self._hidden(target, pointer(*_parts(path), "target"), location, expect=False)
+            return _stay(location)
         return self._act(step, path, location, target)
 
     def _act(self, step: Step, path: str, location: Location | None, target: object) -> Outcome:
         """A step on an element: resolve it, check it can be acted on, apply what it does."""
-        if location is None or not isinstance(target, dict):
+        if not isinstance(target, dict):
             return _stay(location)
+        if location is None:
+            self._unseen_secret(step, path, target)
+            return _stay(None)
         element = self._resolve(target, pointer(*_parts(path), "target"), location)
         if element is None or not self._actionable(step, path, location, element):
             return None, element, []  # refused: where the step would lead is unknown
@@ -282,12 +294,7 @@ class _Walker:
         return None
 
     def _by_ref(self, ref: str, path: str, location: Location) -> Element | None:
-        self._warn(
-            WarningCode.SNAPSHOT_REF,
-            path,
-            f"{ref} is a snapshot ref: refs change between snapshots, so the journey breaks "
-            "when the page does; prefer role and name",
-        )
+        self._warn(WarningCode.SNAPSHOT_REF, path, _REF_WARNING.format(ref=ref))
         element = location.view.template.find(ref)
         if element is None or not location.view.present[element.index]:
             self._problem(ErrorCode.UNKNOWN_TARGET, f"no node {ref} on {location.route}", path)
@@ -425,6 +432,19 @@ class _Walker:
                 fitting,
             )
 
+    def _unseen_secret(self, step: Step, path: str, target: Mapping[str, Any]) -> None:
+        """On a page the tracker lost, a literal typed into a field the app's pages mark
+        secret is still refused: it would otherwise be echoed into the graph's labels."""
+        role, name = target.get("role"), target.get("name")
+        if step.get("intent") != "fill" or not isinstance(role, str) or not isinstance(name, str):
+            return
+        for template in pages(self.fixture.app_id):
+            view = template.view(self.fixture, None)
+            for element in view.elements():
+                if element.secret and targets.matches(element, role, name, view):
+                    self._secret(step, path, element)
+                    return
+
     def _file(self, step: Step, path: str) -> None:
         ref = step.get("fileRef")
         files = [f.ref for f in self.fixture.files]
@@ -479,9 +499,16 @@ class _Walker:
         elif kind in ("text_equals", "text_contains") and not self._dynamic(element, location):
             self._text(assertion, path, element, location)
 
-    def _hidden(self, target: Mapping[str, Any], where: str, location: Location) -> None:
+    def _hidden(
+        self, target: Mapping[str, Any], where: str, location: Location, *, expect: bool = True
+    ) -> None:
+        """A target that must be hidden or absent: it must exist in the app's models, and
+        when ``expect`` (an assertion) the model must not show it here."""
+        if "ref" in target:
+            self._warn(WarningCode.SNAPSHOT_REF, where, _REF_WARNING.format(ref=target["ref"]))
+            return  # an absent node is what a hidden target may be: nothing to look up
         role, name = target.get("role"), target.get("name")
-        if not isinstance(role, str) or not isinstance(name, str) or "ref" in target:
+        if not isinstance(role, str) or not isinstance(name, str):
             return
         view = location.view
         here = [e for e in view.elements() if targets.matches(e, role, name, view)]
@@ -489,7 +516,7 @@ class _Walker:
             self._missing(role, name, where, location, hidden=False)
             return
         shown = [e for e in here if location.visible(e) and not self._dynamic(e, location)]
-        if shown:
+        if shown and expect:
             self._warn(
                 WarningCode.CONTRADICTED_EXPECTATION,
                 where,

@@ -1,5 +1,6 @@
 """The owned benchmark corpus v1: it is exactly the corpus of the design, it satisfies its
-own contract, every reference in it resolves, and every lookup refuses with a stable code."""
+own contract, every reference in it resolves, and every lookup refuses with a stable code.
+Its page models are the pages each fixture sees, and the reference journeys prove them."""
 
 from __future__ import annotations
 
@@ -7,14 +8,19 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from automium import corpus
-from automium.contracts import ErrorCode, Journey, to_document
+from automium.contracts import ErrorCode, Fixture, Journey, to_document
+from automium.corpus.authoring import build_corpus
+from automium.corpus.pages import View, page, pages
 from automium.errors import AutomiumError
-from automium.journeys import compile_journey
+from automium.journeys import check_journey, compile_journey
+from automium.journeys.targets import matches
+from automium.journeys.tracking import open_route
 from automium.validation import check
 
 # --- the corpus of DESIGN.md "Corpus v1", written out ---------------------------------------
@@ -352,3 +358,183 @@ def test_a_fixture_catalog_of_one_app_lists_only_the_profiles_its_fixtures_use()
     catalog = corpus.fixture_catalog("todo-mvc")
 
     assert [p.id for p in catalog.environment_profiles] == ["desktop-1280x720"]
+
+
+# --- page models ----------------------------------------------------------------------------
+
+
+def fixture_named(fixture_id: str) -> Fixture:
+    return next(f for f in corpus.fixtures() if f.id == fixture_id)
+
+
+def views(fixture_id: str) -> Iterator[tuple[str, str | None, View]]:
+    """(route, entity, page) of every route the fixture opens without a redirect, with each
+    entity it has for a route's parameter (and none, as after a form that creates one)."""
+    fixture = fixture_named(fixture_id)
+    redirected = {r.route for r in fixture.redirects}
+    for template in pages(fixture.app_id):
+        if template.route_id in redirected:
+            continue
+        entities = [e.id for e in fixture.entities if e.route == template.route_id]
+        for entity in [None, *entities]:
+            yield template.route_id, entity, template.view(fixture, entity)
+
+
+def shown(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The nodes of a semantic snapshot a user sees: hidden subtrees left out."""
+    if "hidden" in node.get("states", []):
+        return
+    yield node
+    for child in node.get("children", []):
+        yield from shown(child)
+
+
+def snapshot_of(fixture_id: str, route_id: str) -> dict[str, Any]:
+    view = next(v for r, e, v in views(fixture_id) if r == route_id and e is None)
+    return to_document(view.snapshot())
+
+
+def test_the_corpus_built_from_its_sources_is_the_checked_in_data() -> None:
+    # regen builds the data from the ARIA page files and journeys; a hand edit of the data,
+    # or a source edited without regenerating, would ship pages nobody reviewed.
+    source = Path(str(resources.files("automium.corpus") / "source"))
+
+    built = build_corpus(source)
+
+    assert built == raw_corpus()
+    assert check("corpus.v1", built) == []
+
+
+@pytest.mark.parametrize("app_id", list(ROUTES))
+def test_every_route_of_every_app_has_exactly_one_page(app_id: str) -> None:
+    assert [t.route_id for t in pages(app_id)] == list(ROUTES[app_id])
+
+
+@pytest.mark.parametrize("fixture_id", ALL_FIXTURES)
+def test_every_page_a_fixture_reaches_is_a_semantic_snapshot_of_its_route(
+    fixture_id: str,
+) -> None:
+    for route_id, entity, view in views(fixture_id):
+        document = to_document(view.snapshot())
+        refs = [node["ref"] for node in _walk(document["root"])]
+        assert check("semantic-snapshot.v1", document) == [], (route_id, entity)
+        assert document["routeId"] == route_id
+        assert len(refs) == len(set(refs)), (route_id, entity)
+
+
+@pytest.mark.parametrize("fixture_id", ALL_FIXTURES)
+def test_every_route_a_fixture_opens_lands_on_one_page(fixture_id: str) -> None:
+    fixture = fixture_named(fixture_id)
+    redirects = {r.route: r.to for r in fixture.redirects}
+
+    for route_id in ROUTES[fixture.app_id]:
+        location, redirected_from = open_route(fixture, route_id, None, None)
+        # One hop: a redirect never lands on another redirected route.
+        assert location.route == redirects.get(route_id, route_id)
+        assert location.route not in redirects
+        assert redirected_from == (route_id if route_id in redirects else None)
+
+
+@pytest.mark.parametrize("fixture_id", ALL_FIXTURES)
+def test_a_page_opened_for_an_entity_is_named_after_it(fixture_id: str) -> None:
+    fixture = fixture_named(fixture_id)
+
+    for entity in fixture.entities:
+        view = page(fixture.app_id, entity.route).view(fixture, entity.id)
+        named = [e for e in view.elements() if e.annotated("name_from_entity")]
+        assert [view.name(e) for e in named] == [entity.label] * len(named), entity.id
+
+
+@pytest.mark.parametrize("journey_id", REFERENCE_IDS)
+def test_every_reference_journey_compiles_as_valid_with_no_warning(journey_id: str) -> None:
+    journey = next(j for j in corpus.reference_journeys() if j.id == journey_id)
+
+    compilation = compile_journey(to_document(journey))
+
+    assert (compilation.valid, compilation.warnings) == (True, [])
+
+
+@pytest.mark.parametrize("journey_id", REFERENCE_IDS)
+def test_every_element_a_reference_journey_touches_is_in_the_page_model(journey_id: str) -> None:
+    document = to_document(next(j for j in corpus.reference_journeys() if j.id == journey_id))
+    walked = check_journey(document).walk
+    assert walked is not None
+
+    for visit, step in zip(walked.visits, document["steps"], strict=True):
+        assert visit.after is not None, f"the page after {step['id']} is unknown"
+        if "target" in step:
+            assert visit.before is not None, step["id"]
+            assert visit.element is not None, step["id"]
+            name = visit.before.view.name(visit.element)
+            assert (visit.element.role, name) == (step["target"]["role"], step["target"]["name"])
+    for assertion in document["assertions"]:
+        if "target" not in assertion:
+            continue
+        role, name = assertion["target"]["role"], assertion["target"]["name"]
+        if assertion["kind"] == "hidden":
+            # What must be hidden here exists somewhere in the app: it is no typo.
+            assert any(
+                matches(e, role, name, v)
+                for f in FIXTURES[document["appId"]]
+                for _, _, v in views(f)
+                for e in v.elements()
+            ), assertion["id"]
+        else:
+            checked = walked.after(assertion["afterStep"])
+            assert checked is not None
+            assert checked.after is not None
+            view = checked.after.view
+            assert any(
+                matches(e, role, name, view) and view.name(e) == name for e in view.elements()
+            ), assertion["id"]
+
+
+def test_every_route_of_every_app_is_visited_by_a_reference_journey() -> None:
+    visited = set()
+    for journey in corpus.reference_journeys():
+        walked = check_journey(to_document(journey)).walk
+        assert walked is not None
+        visited |= {(journey.app_id, v.after.route) for v in walked.visits if v.after}
+
+    assert {(app, route) for app, routes in ROUTES.items() for route in routes} - visited == set()
+
+
+def test_todo_mvc_empty_shows_no_list_until_a_todo_is_added() -> None:
+    for route_id in ROUTES["todo-mvc"]:
+        roles = [n["role"] for n in shown(snapshot_of("todo-mvc.empty", route_id)["root"])]
+        assert "list" not in roles, route_id
+        assert "listitem" not in roles, route_id
+        assert "textbox" in roles
+
+
+def test_todo_mvc_three_items_has_three_rows_whose_controls_repeat_their_names() -> None:
+    main = next(
+        n for n in shown(snapshot_of("todo-mvc.three-items", "all")["root"]) if n["role"] == "main"
+    )
+    todos = next(n for n in shown(main) if n["role"] == "list")
+    rows = [n for n in todos["children"] if "hidden" not in n.get("states", [])]
+
+    assert [[(c["role"], c["name"]) for c in row["children"]] for row in rows] == [
+        [("checkbox", "Toggle Todo"), ("text", text), ("button", "Delete")]
+        for text in ("Buy milk", "Walk the dog", "Pay rent")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("fixture_id", "disabled"),
+    [("bank-sandbox.locked-account", True), ("bank-sandbox.two-accounts", False)],
+)
+def test_bank_sandbox_locked_account_has_its_transfer_controls_disabled(
+    fixture_id: str, disabled: bool
+) -> None:
+    nodes = {(n["role"], n["name"]): n for n in shown(snapshot_of(fixture_id, "accounts")["root"])}
+
+    for control in (("button", "Move money"), ("button", "Pay a bill")):
+        assert ("disabled" in nodes[control].get("states", [])) is disabled, control
+    assert (("link", "Transfer money") in nodes) is not disabled
+
+
+def _walk(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield node
+    for child in node.get("children", []):
+        yield from _walk(child)

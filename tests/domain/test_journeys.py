@@ -1,5 +1,9 @@
 """Journey validation and compilation: the corpus compiles, every defect is reported once
-with its code and path, and every valid journey compiles to an acyclic graph."""
+with its code and path, and every valid journey compiles to an acyclic graph.
+
+The checks against the page models (targets, route parameters, files, secrets, warnings)
+are in ``test_page_checks.py``; here the problems are those of the contract and the corpus.
+"""
 
 from __future__ import annotations
 
@@ -13,12 +17,13 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from automium import corpus
-from automium.contracts import ErrorCode, Intent, Journey, JourneyGraph, NodeType, to_document
+from automium.contracts import ErrorCode, Intent, JourneyGraph, NodeType, to_document
 from automium.errors import AutomiumError
 from automium.journeys import build_graph, compile_journey, render_mermaid, validate_journey
-from automium.validation import check, to_model
+from automium.validation import check
 from tests.cases import WORKED_EXAMPLE, reference_journey
 from tests.conftest import examples
+from tests.domain.page_journeys import valid_journeys
 from tests.mutations import Document, Mutation, append_at, drop_at, set_at
 
 INTENTS = tuple(i.value for i in Intent)
@@ -60,20 +65,53 @@ def graph_problems(graph: JourneyGraph) -> list[str]:
 # --- the corpus -------------------------------------------------------------------------
 
 
-# Each compilation is snapshotted once, as the success of automium_compile_journey
-# (tests/server/test_tools.py); here its shape is checked.
 @pytest.mark.parametrize("journey_id", REFERENCE_IDS)
 def test_every_reference_journey_compiles_to_one_entry_and_no_cycle(journey_id: str) -> None:
     assert graph_problems(compile_journey(reference_journey(journey_id)).graph) == []
 
 
+# A reviewer reads these in a PR: the graph as JSON (each node with its target's role and
+# name) and its Mermaid drawing in Markdown, which GitHub draws in the diff.
 @pytest.mark.parametrize("journey_id", REFERENCE_IDS)
-def test_every_reference_journey_renders_to_its_snapshot_mermaid(
-    journey_id: str, snapshot: SnapshotAssertion
+def test_every_reference_journeys_graph_matches_its_json_snapshot(
+    journey_id: str, snapshot_json: SnapshotAssertion
 ) -> None:
     graph = compile_journey(reference_journey(journey_id)).graph
 
-    assert render_mermaid(graph) == snapshot
+    assert to_document(graph) == snapshot_json
+
+
+@pytest.mark.parametrize("journey_id", REFERENCE_IDS)
+def test_every_reference_journeys_mermaid_drawing_matches_its_markdown_snapshot(
+    journey_id: str, snapshot_markdown: SnapshotAssertion
+) -> None:
+    compilation = compile_journey({**reference_journey(journey_id), "mermaid": True})
+
+    assert compilation.mermaid == snapshot_markdown
+
+
+@pytest.mark.parametrize("journey_id", REFERENCE_IDS)
+def test_every_target_of_a_reference_journey_is_kept_on_its_graph_node(journey_id: str) -> None:
+    document = reference_journey(journey_id)
+    nodes = {n["id"]: n for n in to_document(compile_journey(document).graph)["nodes"]}
+
+    for prefix, items in (("step", document["steps"]), ("assert", document["assertions"])):
+        for item in items:
+            assert nodes[f"{prefix}:{item['id']}"].get("target") == item.get("target")
+
+
+def test_a_credential_is_labelled_by_its_ref_in_the_graph_and_the_drawing() -> None:
+    document = reference_journey("bank-sandbox.transfer-to-savings")
+    ref = "account:bank-sandbox/customer#one-time-code"
+
+    compilation = compile_journey({**document, "mermaid": True})
+
+    (node,) = [n for n in compilation.graph.nodes if n.id == "step:enter-code"]
+    assert node.label == f"fill One-time code = {ref}"
+    assert compilation.mermaid is not None
+    assert "fill One-time code = account:bank-sandbox/customer#35;one-time-code" in (
+        compilation.mermaid
+    )
 
 
 def test_the_worked_example_compiles_to_a_straight_line_with_one_failure_exit() -> None:
@@ -128,16 +166,37 @@ def test_compiling_the_same_journey_twice_gives_equal_documents() -> None:
     assert first == second
 
 
-def test_the_mermaid_text_escapes_quotes_hashes_and_line_breaks_in_labels() -> None:
+def test_a_typed_value_is_quoted_on_one_line_in_its_label_and_in_the_drawing() -> None:
     document = reference_journey()
-    document["steps"][1]["target"]["name"] = 'Se"arch\nbox'
-    document["steps"][1]["value"] = "#1 mug"
+    document["steps"][1]["value"] = '#1 "big" <mug>\nbox'
 
-    text = render_mermaid(compile_journey(document).graph)
+    compilation = compile_journey({**document, "mermaid": True})
 
-    assert '    n2["fill Se#quot;arch box = #quot;#35;1 mug#quot;"]\n' in text
+    assert compilation.graph.nodes[2].label == 'fill Search = "#1 \\"big\\" <mug>\\nbox"'
+    assert compilation.mermaid is not None
+    assert (
+        '    n2["fill Search = #quot;#35;1 \\#quot;big\\#quot; #lt;mug#gt;\\nbox#quot;"]\n'
+        in compilation.mermaid
+    )
+
+
+def test_the_mermaid_text_escapes_what_mermaid_would_read_as_syntax_in_any_label() -> None:
+    graph = build_graph(reference_journey())
+    graph["nodes"][1]["label"] = 'a "b" #c <d>\ne'
+
+    text = render_mermaid(graph)
+
+    assert '    n1["a #quot;b#quot; #35;c #lt;d#gt; e"]\n' in text
     assert text.startswith("flowchart TD\n")
     assert text.endswith("\n")
+
+
+def test_drawing_a_graph_whose_edge_names_a_missing_node_is_refused() -> None:
+    graph = build_graph(reference_journey())
+    graph["edges"].append({"from": "step:pay", "to": "step:nowhere", "on": "success"})
+
+    with pytest.raises(ValueError, match="step:nowhere"):
+        render_mermaid(graph)
 
 
 # --- invalid journeys -------------------------------------------------------------------
@@ -226,7 +285,11 @@ CASES: list[tuple[str, Mutation, list[tuple[ErrorCode, str]]]] = [
                 "fileRef": "file:admin-console/users.csv",
             },
         ),
-        [(INVALID, "/steps/6/fileRef")],
+        # The fixture ships no such file, and order confirmation has no such button.
+        [
+            (ErrorCode.UNKNOWN_FILE_REF, "/steps/6/fileRef"),
+            (ErrorCode.UNKNOWN_TARGET, "/steps/6/target"),
+        ],
     ),
 ]
 
@@ -324,113 +387,6 @@ def test_an_empty_object_is_refused_once_per_missing_property() -> None:
 
 # --- properties -------------------------------------------------------------------------
 
-_TEXT = st.text(st.sampled_from('abcXYZ019 "#<>&-'), min_size=1, max_size=24).filter(
-    lambda s: s.strip() != ""
-)
-_ROLES = st.sampled_from(["button", "link", "textbox", "checkbox", "combobox", "heading"])
-_TARGETS = st.one_of(
-    st.fixed_dictionaries({"role": _ROLES, "name": _TEXT}, optional={"nth": st.integers(0, 999)}),
-    st.builds(lambda n: {"ref": f"e{n}"}, st.integers(0, 999_999)),
-)
-_KEYS = st.sampled_from(["Enter", "Escape", "Tab", "ArrowDown", "a", "7", "F5", "PageUp"])
-_IDS = st.from_regex(r"[a-z0-9][a-z0-9._-]{0,12}", fullmatch=True)
-
-
-def _step_bodies(app_id: str) -> dict[str, st.SearchStrategy[Document]]:
-    routes = st.sampled_from(corpus.route_ids(app_id))
-    files = st.from_regex(r"[A-Za-z0-9._-]{1,20}", fullmatch=True).map(
-        lambda name: f"file:{app_id}/{name}"
-    )
-    with_target = st.fixed_dictionaries({"target": _TARGETS})
-    return {
-        "navigate": st.fixed_dictionaries({"route": routes}),
-        "click": with_target,
-        "fill": st.fixed_dictionaries({"target": _TARGETS, "value": _TEXT}),
-        "clear": with_target,
-        "select_option": st.fixed_dictionaries({"target": _TARGETS, "value": _TEXT}),
-        "check": with_target,
-        "uncheck": with_target,
-        "press_key": st.fixed_dictionaries({"key": _KEYS}, optional={"target": _TARGETS}),
-        "hover": with_target,
-        "scroll": st.fixed_dictionaries(
-            {"direction": st.sampled_from(["up", "down", "top", "bottom"])},
-            optional={"target": _TARGETS},
-        ),
-        "wait_for": st.fixed_dictionaries(
-            {"target": _TARGETS},
-            optional={
-                "state": st.sampled_from(["visible", "hidden", "enabled"]),
-                "timeoutMs": st.integers(100, 30_000),
-            },
-        ),
-        "upload_file": st.fixed_dictionaries({"target": _TARGETS, "fileRef": files}),
-        "go_back": st.just({}),
-    }
-
-
-def _assertion_bodies(app_id: str) -> dict[str, st.SearchStrategy[Document]]:
-    with_target = st.fixed_dictionaries({"target": _TARGETS})
-    expected = st.fixed_dictionaries({"target": _TARGETS, "expected": st.text(max_size=30)})
-    return {
-        "visible": with_target,
-        "hidden": with_target,
-        "text_equals": expected,
-        "text_contains": expected,
-        "value_equals": expected,
-        "route_is": st.fixed_dictionaries({"route": st.sampled_from(corpus.route_ids(app_id))}),
-        "count_equals": st.fixed_dictionaries(
-            {"target": _TARGETS, "count": st.integers(0, 10_000)}
-        ),
-    }
-
-
-@st.composite
-def valid_journeys(draw: st.DrawFn) -> Document:
-    fixture = draw(st.sampled_from(corpus.fixtures()))
-    app_id = fixture.app_id
-    step_bodies = _step_bodies(app_id)
-    assertion_bodies = _assertion_bodies(app_id)
-    # A numeric suffix after the last "-" keeps generated ids unique.
-    step_ids = [f"{draw(_IDS)}-{i}" for i in range(draw(st.integers(1, 30)))]
-    steps = []
-    for step_id in step_ids:
-        intent = draw(st.sampled_from(INTENTS))
-        steps.append({"id": step_id, "intent": intent, **draw(step_bodies[intent])})
-    assertions = []
-    for i in range(draw(st.integers(1, 10))):
-        kind = draw(st.sampled_from(sorted(assertion_bodies)))
-        assertions.append(
-            {
-                "id": f"{draw(_IDS)}-{i}",
-                "kind": kind,
-                "afterStep": draw(st.sampled_from(step_ids)),
-                **draw(assertion_bodies[kind]),
-            }
-        )
-    recovery = {
-        "maxAttempts": draw(st.integers(1, 3)),
-        "strategies": draw(
-            st.lists(
-                st.sampled_from(
-                    ["retry_step", "refresh_snapshot", "restart_from_route", "dismiss_dialog"]
-                ),
-                min_size=1,
-                max_size=4,
-                unique=True,
-            )
-        ),
-        "onExhausted": draw(st.sampled_from(["fail_run", "mark_blocked"])),
-    }
-    return {
-        "id": draw(_IDS),
-        "appId": app_id,
-        "fixtureId": fixture.id,
-        "goal": draw(_TEXT),
-        "steps": steps,
-        "assertions": assertions,
-        "recovery": recovery,
-    }
-
 
 PROPERTY_SETTINGS = settings(
     max_examples=examples(at_most=150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -452,7 +408,21 @@ def test_every_valid_journey_compiles_to_an_acyclic_graph_whose_nodes_all_reach_
         len(document["assertions"]),
     )
     assert check("journey-compilation.v1", to_document(compilation)) == []
-    assert render_mermaid(graph).count("\n") == 1 + len(graph.nodes) + len(graph.edges)
+
+
+@PROPERTY_SETTINGS
+@given(valid_journeys())
+def test_asking_for_mermaid_adds_the_drawing_of_the_same_graph_and_keeps_the_journey_ref(
+    document: Document,
+) -> None:
+    plain = compile_journey(document)
+    drawn = compile_journey({**document, "mermaid": True})
+
+    assert plain.mermaid is None
+    assert drawn.mermaid == render_mermaid(to_document(drawn.graph))
+    # One line for the header, one per node and one per edge: nothing dropped or split.
+    assert drawn.mermaid.count("\n") == 1 + len(drawn.graph.nodes) + len(drawn.graph.edges)
+    assert (drawn.graph, drawn.journey_ref) == (plain.graph, plain.journey_ref)
 
 
 @PROPERTY_SETTINGS
@@ -472,7 +442,8 @@ def test_an_intent_outside_the_vocabulary_is_an_unsupported_intent_at_that_step(
 
 @PROPERTY_SETTINGS
 @given(valid_journeys())
-def test_building_the_graph_from_the_model_matches_compiling_the_document(
+def test_the_compiled_graph_is_the_graph_built_from_the_journey_document(
     document: Document,
 ) -> None:
-    assert build_graph(to_model(Journey, document)) == compile_journey(document).graph
+    # The compilation validates the graph into a model once; that must lose nothing.
+    assert to_document(compile_journey(document).graph) == build_graph(document)
