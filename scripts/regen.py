@@ -338,7 +338,7 @@ def publish(bundled: Json, documents: Mapping[str, str]) -> Json:
         published["$defs"] = _reachable(published, defs)
         if not published["$defs"]:
             del published["$defs"]
-    published = _implied(published)
+    published = _portable(_implied(published))
     Draft202012Validator.check_schema(published)
     return published
 
@@ -362,7 +362,7 @@ def _flatten(union: Json, tag: str, defs: Json) -> Json:
         if name == tag:
             shared[name] = {"enum": [b["properties"][tag]["const"] for b in branches]}
             continue
-        shape = shapes[0] if all(s == shapes[0] for s in shapes) else {}
+        shape = shapes[0] if all(s == shapes[0] for s in shapes) else _common_type(shapes, defs)
         shared[name] = {**shape, **_described(name, tag, having, defs)}
     # What every branch requires is required once, beside the tag.
     everywhere = [
@@ -403,6 +403,23 @@ def _flatten(union: Json, tag: str, defs: Json) -> Json:
         "additionalProperties": False,
         "allOf": rules,
     }
+
+
+def _common_type(shapes: list[Any], defs: Json) -> Json:
+    """``{"type": t}`` when every branch's schema of a property has type ``t`` (each branch's
+    rule keeps its own constraints), so the shared property is never an untyped schema."""
+    kinds = set()
+    for shape in shapes:
+        target = shape
+        while (
+            isinstance(target, dict)
+            and isinstance(target.get("$ref"), str)
+            and "type" not in target
+        ):
+            target = defs[target["$ref"].removeprefix("#/$defs/")]
+        kinds.add(json.dumps(target.get("type")) if isinstance(target, dict) else None)
+    (kind,) = kinds if len(kinds) == 1 else (None,)
+    return {"type": json.loads(kind)} if kind not in (None, "null") else {}
 
 
 # A branch's keywords the flattened union states itself; any other one moves to its rule.
@@ -446,7 +463,7 @@ def publish_output(checks: Json) -> Json:
     - keywords another keyword implies go (``type`` beside a string ``enum`` or a ``const``);
     - identical definitions merge, a definition used once is written where it is used, and
       the others get one-letter names;
-    - a nullable object is one schema of two types, not a ``oneOf`` with ``null``;
+    - a nullable enum lists ``null`` instead of a ``oneOf`` with ``null``;
     - a closed object that requires every property it has says so with ``minProperties``
       (with ``additionalProperties: false`` it cannot have more, so it has them all).
     """
@@ -468,9 +485,11 @@ def publish_output(checks: Json) -> Json:
     compact, defs = _inlined(compact, defs)
     compact, defs = _factored(compact, defs)
     names = {name: _letters(i) for i, name in enumerate(defs)}
-    published: Json = _closed(_renamed(compact, names))
+    published: Json = _portable(_closed(_renamed(compact, names)))
     if defs:
-        published["$defs"] = {names[k]: _closed(_renamed(v, names)) for k, v in defs.items()}
+        published["$defs"] = {
+            names[k]: _portable(_closed(_renamed(v, names))) for k, v in defs.items()
+        }
     Draft202012Validator.check_schema(published)
     return published
 
@@ -586,13 +605,9 @@ def _replaced(node: Any, name: str, body: Json) -> Any:
     return _each(node, lambda sub: _replaced(sub, name, body))
 
 
-# Keywords under which a null instance could still be refused: a nullable merge skips them.
-_APPLICATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "$ref", "enum", "const"})
-
-
 def _closed(node: Any) -> Any:
-    """``node`` with its nullable ``oneOf``s merged and its all-required closed objects
-    written with ``minProperties`` (see :func:`publish_output`)."""
+    """``node`` with its nullable enums merged and its all-required closed objects written
+    with ``minProperties`` (see :func:`publish_output`)."""
     if isinstance(node, list):
         return [_closed(item) for item in node]
     if not isinstance(node, dict):
@@ -604,9 +619,6 @@ def _closed(node: Any) -> Any:
         if other.keys() == {"enum"} and None not in other["enum"]:
             out.pop("oneOf")
             out = {"enum": [*other["enum"], None], **out}
-        elif isinstance(other.get("type"), str) and not _APPLICATORS & other.keys():
-            out.pop("oneOf")
-            out = {**other, **out, "type": [other["type"], "null"]}
     required, properties = out.get("required"), out.get("properties")
     if (
         out.get("additionalProperties") is False
@@ -631,6 +643,49 @@ def _letters(index: int) -> str:
         name = alphabet[index % len(alphabet)] + name
         index //= len(alphabet)
     return name
+
+
+# The keywords that judge only values of one type: a branch of a split type list keeps its own.
+_TYPED_KEYWORDS: Mapping[str, frozenset[str]] = {
+    "number": frozenset(
+        {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+    ),
+    "string": frozenset({"minLength", "maxLength", "pattern", "format"}),
+    "array": frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"}),
+    "object": frozenset(
+        {
+            "properties",
+            "required",
+            "additionalProperties",
+            "patternProperties",
+            "propertyNames",
+            "minProperties",
+            "maxProperties",
+        }
+    ),
+}
+_TYPED_KEYWORDS = {**_TYPED_KEYWORDS, "integer": _TYPED_KEYWORDS["number"]}
+
+
+def _portable(node: Any) -> Any:
+    """``node`` as strict clients read it (Ajv's strict mode, the Inspector's ``--strict``):
+    a list of types becomes an ``anyOf`` of one type each, each branch with the keywords that
+    judge its type. Same acceptance."""
+    if isinstance(node, list):
+        return [_portable(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = _each(node, _portable)
+    kinds = out.get("type")
+    if isinstance(kinds, list):
+        typed = {k for kind in kinds for k in _TYPED_KEYWORDS.get(kind, ())}
+        rest = {k: v for k, v in out.items() if k != "type" and k not in typed}
+        branches = [
+            {"type": kind, **{k: v for k, v in out.items() if k in _TYPED_KEYWORDS.get(kind, ())}}
+            for kind in kinds
+        ]
+        return {**rest, "anyOf": branches}
+    return out
 
 
 def _implied(node: Any) -> Any:

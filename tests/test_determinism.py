@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from automium import corpus
 from tests.cases import prompt_refusals, prompt_renders, tool_refusals, tool_successes
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = """
 import json
 
+from automium import corpus
+from automium.contracts import to_document
 from automium.errors import AutomiumError
 from automium.guidance import find
 from automium.journeys import compile_journey, render_mermaid
@@ -36,9 +39,9 @@ for case, prompt, refusal in prompt_refusals():
         find(prompt).render(refusal.arguments)
     except AutomiumError as refused:
         produced["prompt " + case] = refused.to_tool_error().model_dump(mode="json")
-for case, tool, arguments in tool_successes():
-    if tool == "automium_compile_journey":
-        produced["mermaid " + case] = render_mermaid(compile_journey(arguments).graph)
+for journey in corpus.reference_journeys():
+    graph = compile_journey(to_document(journey)).graph
+    produced["mermaid " + journey.id] = render_mermaid(to_document(graph))
 print(json.dumps(produced))
 """
 
@@ -72,7 +75,7 @@ def test_every_output_is_byte_identical_across_interpreters_and_hash_seeds() -> 
     first, second = run_with_hash_seeds("0", "12345")
 
     cases = [*tool_successes(), *tool_refusals()]
-    journeys = [case for case, tool, _ in tool_successes() if tool == "automium_compile_journey"]
+    journeys = [journey.id for journey in corpus.reference_journeys()]
     assert set(json.loads(first)) == {
         *(f"tool {case}" for case, _, _ in cases),
         *(f"prompt {case}" for case, _, _ in [*prompt_renders(), *prompt_refusals()]),

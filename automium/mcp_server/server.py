@@ -60,6 +60,14 @@ async def _list_resources(
     return resources.list_resources_result()
 
 
+async def _list_resource_templates(
+    _ctx: ServerRequestContext, _params: types.PaginatedRequestParams | None
+) -> types.ListResourceTemplatesResult:
+    # Every resource has a fixed URI; clients such as the Inspector still ask, and an empty
+    # list answers them where -32601 would read as a broken resources capability.
+    return types.ListResourceTemplatesResult(resource_templates=[])
+
+
 async def _read_resource(
     _ctx: ServerRequestContext, params: types.ReadResourceRequestParams
 ) -> types.ReadResourceResult:
@@ -111,6 +119,7 @@ def build_server() -> Server:
         on_list_tools=_list_tools,
         on_call_tool=_call_tool,
         on_list_resources=_list_resources,
+        on_list_resource_templates=_list_resource_templates,
         on_read_resource=_read_resource,
         on_list_prompts=_list_prompts,
         on_get_prompt=_get_prompt,

@@ -156,6 +156,6 @@ def test_the_published_input_schema_names_the_journey_contract_instead_of_repeat
     assert journeys["maxItems"] == 20
     assert journeys["items"] == {
         "type": "object",
-        "description": "A journey of one of the apps in appIds. (a whole journey.v1 document)",
+        "description": "A journey of an app in appIds. (a whole journey.v1 document)",
     }
     assert "Journey" not in tool_input_schema("compare-planners-input.v1").get("$defs", {})

@@ -37,7 +37,9 @@ function expect(ok, what) {
 function ignoredKeywords(schema) {
   const found = [];
   for (let i = 0; i < 50; i++) {
-    const ajv = new Ajv({ strict: true, validateSchema: false, allErrors: true });
+    // Strict, to hear of every keyword Ajv would skip; strictRequired is off because a
+    // rule's `required` naming a property declared beside the rule is no skipped keyword.
+    const ajv = new Ajv({ strict: true, strictRequired: false, validateSchema: false, allErrors: true });
     for (const keyword of found) ajv.addKeyword(keyword);
     try {
       ajv.compile(schema);

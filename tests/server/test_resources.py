@@ -32,6 +32,11 @@ async def test_resources_list_matches_its_snapshot(
     assert wire(listed) == snapshot_json
 
 
+async def test_resource_templates_are_an_empty_list_not_an_unknown_method(client: Client) -> None:
+    # The Inspector asks for templates of any server with the resources capability.
+    assert (await client.list_resource_templates()).resource_templates == []
+
+
 async def _text(client: Client, uri: str) -> str:
     contents = (await client.read_resource(uri)).contents
     assert len(contents) == 1
