@@ -65,7 +65,7 @@ lock: $(STAMP)
 	$(BIN)/uv pip compile pyproject.toml --group dev --universal --python-version 3.11 \
 		--generate-hashes --quiet -o requirements.lock
 
-bench: $(STAMP)
+bench: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m benchmarks.run
 
 clean:

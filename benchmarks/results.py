@@ -18,6 +18,7 @@ COLD_START_BUDGET = 1.05  # spawn → tools/list response, median
 CALL_BUDGET = 1.3  # tools/call, median ÷ the bare echo's median, unless named here:
 CALL_BUDGETS = {"automium_compile_journey": 1.8, "automium_compare_planners": 2.0}
 TOOLS_LIST_BUDGET = 40_000  # bytes: the minified `tools` array (DESIGN.md: 40 KB)
+VISIBLE_TOKENS_BUDGET = 7_000  # o200k tokens of every tool's name, description, inputSchema
 LINEAR_BUDGET = 1.2  # per-unit cost at the largest point ÷ at the next largest
 
 
@@ -118,6 +119,12 @@ def _summary(r: Results) -> str:
         f"tools/list payload, minified | ≤ {TOOLS_LIST_BUDGET:,} B | {size:,} B, "
         f"{size / tools:,.0f} B/tool | {verdict} ≤ {TOOLS_LIST_BUDGET:,} B"
     )
+    counts, how = _visible_tokens(r)
+    verdict = "meets" if sum(counts) <= VISIBLE_TOKENS_BUDGET else "**misses**"
+    rows.append(
+        f"what the model reads of tools/list (names, descriptions, inputSchemas) | "
+        f"≤ {VISIBLE_TOKENS_BUDGET:,} tokens | {sum(counts):,} {how} | {verdict}"
+    )
     return _section("Summary", _table("what | budget | measured | verdict", rows))
 
 
@@ -174,6 +181,10 @@ def _rss(r: Results) -> str:
     )
 
 
+def _visible_tokens(r: Results) -> tuple[list[int], str]:
+    return payload.tokens([payload.visible(tool) for tool in r.cold.tools["automium"]])
+
+
 def _payload(r: Results) -> str:
     servers = []
     for name, tools in sorted(r.cold.tools.items()):
@@ -187,20 +198,23 @@ def _payload(r: Results) -> str:
         payload.entries(r.cold.tools["automium"]),
     )
     inputs, outputs = sum(e.input_schema for e in entries), sum(e.output_schema for e in entries)
+    counts, how = _visible_tokens(r)
+    visible = dict(zip((t["name"] for t in r.cold.tools["automium"]), counts, strict=True))
     return _section(
         "tools/list payload (minified JSON of the result's `tools` array, bytes)",
         _table("server | tools | total | per tool | largest", servers),
         _table(
-            "tool | bytes | inputSchema | outputSchema | description",
+            f"tool | bytes | inputSchema | outputSchema | description | model reads ({how})",
             [
                 f"`{e.name}` | {e.total:,} | {e.input_schema:,} | {e.output_schema:,} | "
-                f"{e.description:,}"
+                f"{e.description:,} | {visible[e.name]:,}"
                 for e in entries
             ],
         ),
         f"Input schemas are {inputs:,} B ({inputs / total:.0%}), output schemas {outputs:,} B "
-        f"({outputs / total:.0%}). At ~4 bytes per token the whole list is roughly "
-        f"{total / 4:,.0f} tokens of an agent's context.",
+        f"({outputs / total:.0%}). What a model reads (each tool's name, description and "
+        f"inputSchema) is {sum(counts):,} {how}; clients that show it the output schemas too "
+        "add those.",
     )
 
 
