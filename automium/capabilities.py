@@ -76,6 +76,17 @@ class Capability(Generic[In, Out]):
     def function(self) -> Callable[[In], Out]:
         return cast(Callable[[In], Out], resolve(self.handler))
 
+    def prepare(self) -> None:
+        """Load what this tool's first call would: its domain modules, and the checks and
+        models of its contracts. Nothing is computed that a call would not reuse."""
+        from automium.contracts import model_for  # noqa: PLC0415 - loaded on first use
+        from automium.validation.checking import validator  # noqa: PLC0415
+
+        self.function()
+        for contract in (self.input_contract, self.output_contract):
+            validator(contract)
+            model_for(contract)
+
     def summarize(self, output: Out) -> str:
         """The summary line; an output that could be mistaken for execution says it was not."""
         line = self.summary(output)

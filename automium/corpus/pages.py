@@ -201,6 +201,14 @@ def pages(app_id: str) -> tuple[Template, ...]:
     return tuple(t for (app, _), t in _templates().items() if app == app_id)
 
 
+def prepare(fixture: Fixture) -> None:
+    """Resolve every page ``fixture`` can see, each entity's too: views are cached, so the
+    first journey on the fixture finds them built."""
+    for template in pages(fixture.app_id):
+        for entity in (None, *(e.id for e in fixture.entities if e.route == template.route_id)):
+            template.view(fixture, entity)
+
+
 def _template(model: Any) -> Template:
     annotations = {e.ref: e for e in model.elements}
     slots: list[Element | None] = []

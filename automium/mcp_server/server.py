@@ -14,7 +14,7 @@ from mcp import MCPError, types
 from mcp.server import Server, ServerRequestContext
 
 from automium import __version__
-from automium.mcp_server import prompts, resources, tools
+from automium.mcp_server import prompts, resources, tools, warmup
 from automium.mcp_server.errors import internal_error
 
 log = logging.getLogger("automium.mcp")
@@ -32,6 +32,7 @@ INSTRUCTIONS = (
 async def _list_tools(
     _ctx: ServerRequestContext, _params: types.PaginatedRequestParams | None
 ) -> types.ListToolsResult:
+    warmup.start()  # while the agent reads the list, its first calls are made warm
     return tools.list_tools_result()
 
 

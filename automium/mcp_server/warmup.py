@@ -1,0 +1,40 @@
+"""Load, on a background thread, what each tool's first call would otherwise load.
+
+The corpus, its page views, the contract checks and the models load on first use, which
+keeps start-up as cheap as the bare SDK's; the first ``tools/list`` of a session starts this
+thread, so that while the agent's model reads the list, the first call of every tool becomes
+as fast as its later ones. A call that arrives sooner shares the work (an import waits for the
+one under way) and is never wrong: what is loaded is immutable, and a cache entry computed
+by both threads at once is computed twice, the same.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+log = logging.getLogger("automium.mcp")
+_started = threading.Lock()
+_once: list[threading.Thread] = []
+
+
+def start() -> None:
+    """Start the warm-up thread, once per process."""
+    with _started:
+        if not _once:
+            _once.append(threading.Thread(target=_warm, name="automium-warm-up", daemon=True))
+            _once[0].start()
+
+
+def _warm() -> None:
+    try:
+        from automium import corpus
+        from automium.capabilities import CAPABILITIES
+        from automium.corpus.pages import prepare
+
+        for capability in CAPABILITIES:
+            capability.prepare()
+        for fixture in corpus.fixtures():
+            prepare(fixture)
+    except Exception:  # a failure here only means the first call loads it itself
+        log.debug("warm-up stopped early", exc_info=True)
