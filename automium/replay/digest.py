@@ -42,8 +42,14 @@ FAILING = frozenset(
         "runtime.crashed",
     }
 )
-# What makes a failure recovered: a later success of the same step or assertion.
-_RECOVERS = {"action.failed": "action.performed", "assertion.failed": "assertion.passed"}
+# What makes a failure recovered: a later success of the same step or assertion. A step
+# whose action failed, timed out or was rejected recovers when a later attempt performs it.
+_RECOVERS = {
+    "action.failed": "action.performed",
+    "action.timed_out": "action.performed",
+    "decision.rejected": "action.performed",
+    "assertion.failed": "assertion.passed",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,14 +155,18 @@ def _policy(
 def _planner(
     _v: Verdict, events: Sequence[ReplayEvent], unrecovered: Sequence[ReplayEvent]
 ) -> list[ReplayEvent]:
-    failed = [e for e in unrecovered if e.type == "action.failed"]
-    decided = [
-        e
-        for e in events
-        if e.type == "decision.made"
-        and any(f.step_id == e.step_id and f.seq > e.seq for f in failed)
-    ]
-    return [*decided[-1:], *failed] if decided else []
+    # Each failed action with the decision it carried out (its step's last decision.made
+    # before it), in seq order.
+    shown: dict[int, ReplayEvent] = {}
+    for failed in (e for e in unrecovered if e.type == "action.failed"):
+        decided = [
+            e
+            for e in events
+            if e.type == "decision.made" and e.step_id == failed.step_id and e.seq < failed.seq
+        ]
+        if decided:
+            shown |= {decided[-1].seq: decided[-1], failed.seq: failed}
+    return [shown[seq] for seq in sorted(shown)]
 
 
 def _product(

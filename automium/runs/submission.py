@@ -126,19 +126,25 @@ def _journey(request: RunSubmissionInput) -> Journey:
                 + ": name a reference journey by its id (a fixture's referenceJourneyIds), or "
                 "pass your journey in journey with journeyId set to its id",
                 "/journeyId",
-                [j.id for j in corpus.reference_journeys(request.fixture_id)],
+                [given.id] if given is not None else _journeys_of(request.fixture_id),
             )
         journey = journey_or_none
     if (journey.app_id, journey.fixture_id) != (request.app_id, request.fixture_id):
+        # Allowed values are values of the path that agree with the submission: the
+        # submission's fixture for a given journey, its fixture's journeys for a named one.
         raise AutomiumError.single(
             ErrorCode.JOURNEY_APP_MISMATCH,
             f"journey {journey.id} runs on {journey.fixture_id} of {journey.app_id}, but the "
             f"submission names {request.fixture_id} of {request.app_id}; give the journey's "
             "app and fixture",
             "/journey/fixtureId" if given is not None else "/journeyId",
-            [journey.fixture_id],
+            [request.fixture_id] if given is not None else _journeys_of(request.fixture_id),
         )
     return journey
+
+
+def _journeys_of(fixture_id: str) -> list[str]:
+    return [j.id for j in corpus.reference_journeys(fixture_id)]
 
 
 def _failure(request: RunSubmissionInput, journey: Journey) -> tuple[str, FailureClass] | None:

@@ -1,5 +1,7 @@
-"""Artifact manifests: kinds from the frozen vocabulary, and paths that are canonical
-relative POSIX paths which cannot escape the artifact root, however they are spelled."""
+"""Artifact manifests: kinds from the frozen vocabulary, paths that are canonical relative
+POSIX paths which cannot escape the artifact root, however they are spelled, content types
+that fit the kind and extension, steps of the run's journey, and the evidence a verdict
+requires that the entries lack."""
 
 from __future__ import annotations
 
@@ -11,12 +13,22 @@ from urllib.parse import unquote
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
 
 from automium.artifacts import MAX_PATH_LENGTH, path_problem
 from automium.artifacts.manifest import CONTENT_TYPES
 from automium.capabilities import BY_NAME
-from automium.contracts import ArtifactManifest, ErrorCode
-from tests.cases import MANIFEST, RUN_ID, refusal, refused
+from automium.contracts import ArtifactManifest, ErrorCode, RunSubmission, to_document
+from automium.validation import check
+from tests.cases import (
+    MANIFEST,
+    RUN_ID,
+    SUBMISSION,
+    WORKED_EXAMPLE,
+    reference_journey,
+    refusal,
+    refused,
+)
 
 ROOT = MANIFEST["root"]
 KINDS = (
@@ -38,6 +50,7 @@ def entry(path: str, kind: str = "screenshot", **extra: Any) -> dict[str, Any]:
 
 GOOD_ENTRIES: list[dict[str, Any]] = MANIFEST["entries"]
 BUILD = BY_NAME["automium_get_artifact_manifest"]
+RUN = BY_NAME["automium_create_run_submission"]
 
 
 def manifest_request(root: str = ROOT, entries: list[dict[str, Any]] | None = None) -> Any:
@@ -282,3 +295,310 @@ def test_the_path_rule_refuses_only_with_invalid_artifact_path(path: str) -> Non
         "/entries/7/path",
         (),
     )
+
+
+# --- coverage of the verdict --------------------------------------------------------------
+
+# What a run of the worked example would have left: a screenshot after paying, the replay log.
+SHOT_AND_LOG: list[dict[str, Any]] = [
+    {"kind": "screenshot", "path": "steps/pay/after.png", "stepId": "pay"},
+    {"kind": "replay-log", "path": "replay.jsonl"},
+]
+EVERY_OTHER_KIND = [k for k in KINDS if k not in ("screenshot", "replay-log")]
+
+# verdict, retries -> (required kinds, missing kinds), as the replay summary's table has them.
+COVERAGE: list[tuple[str, int | None, list[str], list[str]]] = [
+    (
+        "passed",
+        None,
+        ["screenshot", "semantic-snapshot", "replay-log"],
+        ["semantic-snapshot"],
+    ),
+    (
+        "passed",
+        2,
+        ["screenshot", "trace", "semantic-snapshot", "replay-log"],
+        ["trace", "semantic-snapshot"],
+    ),
+    ("failed", 0, list(KINDS), EVERY_OTHER_KIND),
+    ("failed", 1, list(KINDS), EVERY_OTHER_KIND),
+    (
+        "errored",
+        0,
+        ["trace", "replay-log", "console-log", "network-har", "planner-transcript"],
+        ["trace", "console-log", "network-har", "planner-transcript"],
+    ),
+    (
+        "blocked",
+        0,
+        ["semantic-snapshot", "replay-log", "planner-transcript"],
+        ["semantic-snapshot", "planner-transcript"],
+    ),
+    (
+        "blocked",
+        1,
+        ["trace", "semantic-snapshot", "replay-log", "planner-transcript"],
+        ["trace", "semantic-snapshot", "planner-transcript"],
+    ),
+]
+
+
+def covering(verdict: str, retry_count: int | None, entries: list[dict[str, Any]]) -> Any:
+    document = {**manifest_request(entries=entries), "verdict": verdict}
+    return document if retry_count is None else {**document, "retryCount": retry_count}
+
+
+@pytest.mark.parametrize(
+    ("verdict", "retry_count", "required", "missing"),
+    [pytest.param(*row, id=f"{row[0]}, {row[1]} retries") for row in COVERAGE],
+)
+def test_a_manifest_names_the_kinds_its_verdict_requires_and_the_entries_lack(
+    verdict: str, retry_count: int | None, required: list[str], missing: list[str]
+) -> None:
+    manifest = build(covering(verdict, retry_count, SHOT_AND_LOG))
+
+    assert [k.value for k in manifest.required_kinds or []] == required
+    assert [k.value for k in manifest.missing_kinds or []] == missing
+
+
+@pytest.mark.parametrize("verdict", ["passed", "failed", "errored", "blocked"])
+def test_a_manifest_with_an_entry_of_every_kind_misses_nothing(verdict: str) -> None:
+    entries = [
+        {"kind": kind, "path": f"evidence/{kind}{next(iter(CONTENT_TYPES[kind]))}"}
+        for kind in KINDS
+    ]
+
+    document = to_document(build(covering(verdict, 3, entries)))
+
+    # Present and empty: the evidence is complete, not unknown.
+    assert document["missingKinds"] == []
+
+
+def test_a_manifest_without_a_verdict_says_nothing_of_coverage() -> None:
+    document = to_document(build({**manifest_request(entries=SHOT_AND_LOG), "retryCount": 2}))
+
+    assert ("requiredKinds" in document, "missingKinds" in document) == (False, False)
+
+
+@pytest.mark.parametrize(
+    "failure_class",
+    [
+        None,
+        "product_issue",
+        "fixture_issue",
+        "planner_issue",
+        "unsupported_intent",
+        "policy_denial",
+        "runtime_gap",
+    ],
+)
+def test_the_artifacts_a_modeled_timeline_captures_are_a_manifest_that_covers_its_verdict(
+    failure_class: str | None,
+) -> None:
+    # The chain an agent walks: the timeline's artifact events, as manifest entries, media
+    # types included (the timeline must not write one the manifest would refuse).
+    failure = {"failure": {"stepId": "pay", "failureClass": failure_class}}
+    run = RUN.run({**SUBMISSION, "includeEvents": True, **(failure if failure_class else {})})
+    assert isinstance(run, RunSubmission)
+    entries = [
+        {k: e.payload[k] for k in ("kind", "path", "contentType")}
+        for e in run.events or []
+        if e.type == "artifact.captured"
+    ]
+    (finished,) = (e for e in run.events or [] if e.type == "run.finished")
+
+    manifest = build(
+        {
+            "runId": run.run_id,
+            "root": ROOT,
+            "entries": entries,
+            "verdict": run.timeline.verdict.value,
+            "retryCount": finished.payload["retryCount"],
+        }
+    )
+
+    assert (manifest.missing_kinds, len(manifest.entries)) == ([], len(entries))
+
+
+# --- content types ------------------------------------------------------------------------
+
+# kind, path -> the media type its extension infers.
+INFERRED: list[tuple[str, str, str]] = [
+    ("screenshot", "steps/pay/after.png", "image/png"),
+    ("screenshot", "steps/pay/after.jpeg", "image/jpeg"),
+    ("screenshot", "steps/pay/AFTER.PNG", "image/png"),  # extensions are read case-blind
+    ("video", "video.mp4", "video/mp4"),
+    ("trace", "trace.zip", "application/zip"),
+    ("semantic-snapshot", "snapshots/checkout.yaml", "application/yaml"),
+    ("dom-snapshot", "snapshots/checkout.mhtml", "multipart/related"),
+    ("replay-log", "replay.ndjson", "application/x-ndjson"),
+    ("console-log", "console.txt", "text/plain"),
+    ("network-har", "network.har", "application/json"),
+    ("planner-transcript", "planner-transcript.md", "text/markdown"),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "path", "content_type"), [pytest.param(*row, id=row[1]) for row in INFERRED]
+)
+def test_an_entry_without_a_content_type_gets_the_one_its_extension_infers(
+    kind: str, path: str, content_type: str
+) -> None:
+    (inferred,) = build(manifest_request(entries=[{"kind": kind, "path": path}])).entries
+
+    assert (inferred.path, inferred.content_type) == (path, content_type)
+
+
+# kind, path, content type given: each fits, and is kept as given.
+KEPT: list[tuple[str, str, str]] = [
+    ("replay-log", "replay.jsonl", "application/x-ndjson"),
+    ("network-har", "network.har", "application/har+json"),
+    ("screenshot", "steps/pay/after", "image/webp"),  # no extension: any of the kind's types
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "path", "content_type"), [pytest.param(*row, id=row[2]) for row in KEPT]
+)
+def test_a_content_type_that_fits_the_kind_and_extension_is_kept(
+    kind: str, path: str, content_type: str
+) -> None:
+    entries = [{"kind": kind, "path": path, "contentType": content_type}]
+
+    assert build(manifest_request(entries=entries)).entries[0].content_type == content_type
+
+
+# kind, path, content type given -> the media types allowed instead (after the two good
+# entries, so the refusal points at entry 2).
+CONTRADICTIONS: list[tuple[str, str, str, tuple[str, ...]]] = [
+    ("screenshot", "steps/pay/before.png", "text/plain", ("image/png",)),
+    ("screenshot", "steps/pay/before.png", "image/jpeg", ("image/png",)),
+    ("trace", "attempts/2/trace.zip", "application/json", ("application/zip",)),
+    ("replay-log", "replay.jsonl", "text/plain", ("application/jsonl", "application/x-ndjson")),
+    ("screenshot", "steps/pay/after", "text/plain", ("image/png", "image/jpeg", "image/webp")),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "path", "content_type", "allowed"),
+    [pytest.param(*row, id=f"{row[0]} {row[1]} as {row[2]}") for row in CONTRADICTIONS],
+)
+def test_a_content_type_that_contradicts_the_kind_or_extension_is_refused(
+    kind: str, path: str, content_type: str, allowed: tuple[str, ...]
+) -> None:
+    entries = [*GOOD_ENTRIES, {"kind": kind, "path": path, "contentType": content_type}]
+
+    (problem,) = refused(BUILD.run, manifest_request(entries=entries))
+
+    assert (problem.code, problem.path, problem.allowed) == (
+        ErrorCode.CONTENT_TYPE_MISMATCH,
+        "/entries/2/contentType",
+        allowed,
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "path", "allowed"),
+    [
+        ("screenshot", "steps/pay/after", ("image/png", "image/jpeg", "image/webp")),
+        # An extension the kind never has infers nothing either.
+        ("trace", "trace.png", ("application/zip",)),
+    ],
+)
+def test_an_entry_whose_content_type_cannot_be_inferred_must_give_one(
+    kind: str, path: str, allowed: tuple[str, ...]
+) -> None:
+    (problem,) = refused(BUILD.run, manifest_request(entries=[{"kind": kind, "path": path}]))
+
+    assert (problem.code, problem.path, problem.allowed) == (
+        ErrorCode.INVALID_INPUT,
+        "/entries/0/contentType",
+        allowed,
+    )
+
+
+# --- steps --------------------------------------------------------------------------------
+
+WORKED_STEPS = ("open-home", "search", "submit", "add", "checkout", "pay")
+
+
+@pytest.mark.parametrize(
+    "journey",
+    [{"journeyId": WORKED_EXAMPLE}, {"journey": reference_journey()}],
+    ids=["a reference journey named", "the journey given"],
+)
+def test_a_step_the_journey_lacks_is_refused_with_its_steps(journey: dict[str, Any]) -> None:
+    entries = [
+        *SHOT_AND_LOG,
+        {"kind": "screenshot", "path": "steps/place/after.png", "stepId": "place"},
+    ]
+
+    (problem,) = refused(BUILD.run, {**manifest_request(entries=entries), **journey})
+
+    assert (problem.code, problem.path, problem.allowed) == (
+        ErrorCode.UNKNOWN_STEP,
+        "/entries/2/stepId",
+        WORKED_STEPS,
+    )
+
+
+def test_without_a_journey_a_step_is_not_checked() -> None:
+    entries = [{"kind": "screenshot", "path": "steps/place/after.png", "stepId": "place"}]
+
+    assert build(manifest_request(entries=entries)).entries[0].step_id == "place"
+
+
+def test_a_journey_id_that_names_no_reference_journey_is_refused() -> None:
+    document = {**manifest_request(entries=SHOT_AND_LOG), "journeyId": "shop-lite.buy-two-mugs"}
+
+    (problem,) = refused(BUILD.run, document)
+
+    assert (problem.code, problem.path) == (ErrorCode.UNKNOWN_JOURNEY, "/journeyId")
+    assert WORKED_EXAMPLE in problem.allowed
+
+
+def test_a_given_journey_is_refused_as_compile_refuses_it_under_journey() -> None:
+    journey = reference_journey()
+    journey["steps"][0] = {"id": "open-home", "intent": "navigate", "route": "admin"}
+
+    assert refusal(BUILD.run, {**manifest_request(), "journey": journey}) == [
+        (ErrorCode.UNKNOWN_ROUTE, "/journey/steps/0/route")
+    ]
+
+
+def test_every_problem_of_the_entries_is_reported_at_once_in_path_order() -> None:
+    entries = [
+        {"kind": "screenshot", "path": "after.png", "contentType": "text/plain"},
+        {"kind": "trace", "path": "trace"},
+        {"kind": "replay-log", "path": "replay.jsonl", "stepId": "place"},
+    ]
+
+    document = {**manifest_request(entries=entries), "journeyId": WORKED_EXAMPLE}
+
+    assert refusal(BUILD.run, document) == [
+        (ErrorCode.CONTENT_TYPE_MISMATCH, "/entries/0/contentType"),
+        (ErrorCode.INVALID_INPUT, "/entries/1/contentType"),
+        (ErrorCode.UNKNOWN_STEP, "/entries/2/stepId"),
+    ]
+
+
+# --- snapshot -----------------------------------------------------------------------------
+
+
+def test_a_manifest_with_missing_kinds_matches_its_snapshot(
+    snapshot_json: SnapshotAssertion,
+) -> None:
+    # The demo's manifest: the worked example's run, failed after one retry, with two of
+    # the nine kinds that requires.
+    run = RUN.run(SUBMISSION)
+    assert isinstance(run, RunSubmission)
+    document = {
+        **covering("failed", 1, SHOT_AND_LOG),
+        "runId": run.run_id,
+        "journeyId": WORKED_EXAMPLE,
+    }
+
+    manifest = to_document(build(document))
+
+    assert check("artifact-manifest.v1", manifest) == []
+    assert manifest == snapshot_json
