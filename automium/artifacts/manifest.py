@@ -21,8 +21,8 @@ from automium.contracts import (
     ErrorCode,
     Journey,
 )
-from automium.errors import AutomiumError, Problem, pointer, pointer_key, quoted
-from automium.journeys import nested_problems
+from automium.errors import AutomiumError, Problem, pointer, quoted
+from automium.journeys import with_nested_journey
 from automium.replay.summary import required_kinds
 from automium.validation import check, to_model
 
@@ -120,14 +120,10 @@ def build_manifest(document: object) -> ArtifactManifest:
 
 
 def _checked(document: object) -> ArtifactManifestInput:
-    problems = {
-        p.path: p for p in check("artifact-manifest-input.v1", document, corpus.vocabularies())
-    }
-    if isinstance(document, dict) and isinstance(document.get("journey"), dict):
-        for problem in nested_problems(document["journey"], "/journey"):
-            problems.setdefault(problem.path, problem)
+    found = check("artifact-manifest-input.v1", document, corpus.vocabularies())
+    problems = with_nested_journey(found, document)
     if problems:
-        raise AutomiumError(sorted(problems.values(), key=lambda p: pointer_key(p.path)))
+        raise AutomiumError(problems)
     return to_model(ArtifactManifestInput, document)
 
 

@@ -11,7 +11,12 @@ from automium.journeys.compiler import compile_journey
 from automium.journeys.graph import build_graph
 from automium.journeys.mermaid import render_mermaid
 from automium.journeys.refs import journey_ref
-from automium.journeys.validate import check_journey, nested_problems, validate_journey
+from automium.journeys.validate import (
+    check_journey,
+    nested_problems,
+    validate_journey,
+    with_nested_journey,
+)
 
 __all__ = [
     "build_graph",
@@ -21,4 +26,5 @@ __all__ = [
     "nested_problems",
     "render_mermaid",
     "validate_journey",
+    "with_nested_journey",
 ]

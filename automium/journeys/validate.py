@@ -69,8 +69,21 @@ def _wrapped(document: object) -> bool:
     return (
         isinstance(document, dict)
         and isinstance(document.get("journey"), dict)
-        and not {"id", "steps"} & document.keys()
+        and "steps" not in document
     )
+
+
+def with_nested_journey(problems: list[Problem], document: object) -> list[Problem]:
+    """The problems of a tool input that may carry a journey at ``/journey``: those its
+    contract found, except under the journey, whose problems are the ones compile finds
+    (its contract's included), so each is reported once, as compile reports it."""
+    journey = document.get("journey") if isinstance(document, dict) else None
+    if not isinstance(journey, dict):
+        return problems
+    kept = {p.path: p for p in problems if not p.path.startswith("/journey/")}
+    for problem in nested_problems(journey, "/journey"):
+        kept.setdefault(problem.path, problem)
+    return list(kept.values())
 
 
 def nested_problems(document: object, at: str) -> tuple[Problem, ...]:

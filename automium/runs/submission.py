@@ -26,8 +26,8 @@ from automium.contracts import (
     present,
     to_document,
 )
-from automium.errors import AutomiumError, Problem, pointer_key, quoted
-from automium.journeys import journey_ref, nested_problems
+from automium.errors import AutomiumError, Problem, quoted
+from automium.journeys import journey_ref, with_nested_journey
 from automium.modeled import modeled
 from automium.replay.summary import required_kinds
 from automium.runs.timeline import Timeline, timeline
@@ -87,14 +87,11 @@ def create_run_submission(document: object) -> RunSubmission:
 def _checked(document: object) -> RunSubmissionInput:
     """The request, once its contract, its journey (as compile checks one) and the corpus
     accept it; otherwise every problem at once."""
-    problems = {
-        p.path: p for p in check("run-submission-input.v1", document, corpus.vocabularies())
-    }
-    if isinstance(document, dict) and isinstance(document.get("journey"), dict):
-        for problem in nested_problems(document["journey"], "/journey"):
-            problems.setdefault(problem.path, problem)
+    problems = with_nested_journey(
+        check("run-submission-input.v1", document, corpus.vocabularies()), document
+    )
     if problems:
-        raise AutomiumError(sorted(problems.values(), key=lambda p: pointer_key(p.path)))
+        raise AutomiumError(problems)
     request = to_model(RunSubmissionInput, document)
     found = [
         corpus.app_problem(request.app_id, "/appId"),
