@@ -11,7 +11,7 @@ from statistics import median, quantiles
 
 from benchmarks import payload
 from benchmarks.scaling import Point, growth, linear_fit
-from benchmarks.stdio_bench import CallLatency, ColdStart
+from benchmarks.stdio_bench import READING_PAUSE_S, CallLatency, ColdStart
 
 # The budgets of DESIGN.md (section Performance): ratios to the bare server over stdio.
 COLD_START_BUDGET = 1.05  # spawn → tools/list response, median
@@ -20,6 +20,8 @@ CALL_BUDGETS = {"automium_compile_journey": 1.8, "automium_compare_planners": 2.
 TOOLS_LIST_BUDGET = 40_000  # bytes: the minified `tools` array (DESIGN.md: 40 KB)
 VISIBLE_TOKENS_BUDGET = 7_000  # o200k tokens of every tool's name, description, inputSchema
 LINEAR_BUDGET = 1.2  # per-unit cost at the largest point ÷ at the next largest
+FIRST_CALL_BUDGET_MS = 15.0  # a tool's first call over its warm median
+HOSTILE_BUDGET_S = 0.2  # refusing a 1,000-step journey with 60 unexpected properties a step
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +36,7 @@ class Results:
     calls: CallLatency
     compare: list[Point]
     compile: list[Point]
+    hostile_refusal_s: float
 
 
 def _table(header: str, rows: list[str]) -> str:
@@ -119,6 +122,19 @@ def _summary(r: Results) -> str:
         f"tools/list payload, minified | ≤ {TOOLS_LIST_BUDGET:,} B | {size:,} B, "
         f"{size / tools:,.0f} B/tool | {verdict} ≤ {TOOLS_LIST_BUDGET:,} B"
     )
+    over = {n: (r.calls.first[n].seconds - median(s)) * 1e3 for n, s in r.calls.tool.items()}
+    worst_first = max(over, key=lambda n: over[n])
+    rows.append(
+        f"first call over the warm median, after tools/list is read | "
+        f"≤ {FIRST_CALL_BUDGET_MS:g} ms | worst {worst_first.removeprefix('automium_')} "
+        f"{over[worst_first]:.1f} ms | "
+        + ("meets" if over[worst_first] <= FIRST_CALL_BUDGET_MS else "**misses**")
+    )
+    rows.append(
+        f"a hostile 1,000-step journey (60 unexpected properties a step) refused | "
+        f"≤ {HOSTILE_BUDGET_S:g} s | {r.hostile_refusal_s:.3f} s | "
+        + ("meets" if r.hostile_refusal_s <= HOSTILE_BUDGET_S else "**misses**")
+    )
     counts, how = _visible_tokens(r)
     verdict = "meets" if sum(counts) <= VISIBLE_TOKENS_BUDGET else "**misses**"
     rows.append(
@@ -154,6 +170,7 @@ def _calls(r: Results) -> str:
             f"{_ms(median(echo))} | {_ms(_p(echo, 99))} | **{ratios[name]:.2f}x** | "
             f"{_p(s, 99) / _p(echo, 99):.2f}x | {(median(s) - median(echo)) * 1e3:.3f} | "
             f"{_ms(first.seconds)} | {(first.seconds - median(s)) * 1e3:.1f} | "
+            f"{(c.first_at_once[name] - median(s)) * 1e3:.1f} | "
             f"{payload.response(first.raw):,} | {_verdict(ratios[name], _budget(name))}"
         )
     header = "tool | calls | median | p99 | echo median | echo p99 | ratio (median) | ratio (p99)"
@@ -161,9 +178,15 @@ def _calls(r: Results) -> str:
         "Per-call latency over stdio, ms",
         "Each tool with its typical input (the `automium demo` path) against the bare `echo` "
         "with the same arguments. *extra* = median - echo median; *first* = the tool's first "
-        "call in the session, *first - median* its cost over a warm call. The session's first "
-        f"call (`{next(iter(c.tool))}`) includes what Automium loads on first use.",
-        _table(f"{header} | extra ms | first | first - median | response B | verdict", rows),
+        "call in the session, *first - median* its cost over a warm call, the session having "
+        f"paused {READING_PAUSE_S:g} s after tools/list (as an agent reads it; Automium loads "
+        "what first calls need meanwhile); *at once* = the same for a tool called first in a "
+        "new session right after tools/list, which pays that loading itself.",
+        _table(
+            f"{header} | extra ms | first | first - median | at once - median | response B | "
+            "verdict",
+            rows,
+        ),
     )
 
 

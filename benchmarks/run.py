@@ -69,6 +69,7 @@ def measure(s: Settings, command: str) -> Results:
     compile_ = scaling.points(
         "automium_compile_journey", workloads.JOURNEY_CASES, "stepCount", budget, _progress
     )
+    hostile = scaling.refusal_seconds("automium_compile_journey", workloads.hostile_journey())
     return Results(
         started=started.astimezone(),
         command=command,
@@ -78,6 +79,7 @@ def measure(s: Settings, command: str) -> Results:
         calls=calls,
         compare=compare,
         compile=compile_,
+        hostile_refusal_s=hostile,
     )
 
 

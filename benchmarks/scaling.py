@@ -62,3 +62,18 @@ def linear_fit(measured: list[Point]) -> tuple[float, float]:
     units, seconds = [p.units for p in measured], [p.seconds for p in measured]
     marginal, fixed = statistics.linear_regression(units, seconds)
     return fixed * 1e3, marginal * 1e6
+
+
+def refusal_seconds(tool: str, arguments: dict[str, Any], repeats: int = 5) -> float:
+    """The median time ``tool`` takes to refuse ``arguments``, as ``tools/call`` answers it
+    (the error result included, MCP framing aside)."""
+    from automium.mcp_server.tools import call_result  # noqa: PLC0415
+
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        refused = call_result(tool, arguments).is_error
+        samples.append(time.perf_counter() - start)
+        if not refused:
+            raise RuntimeError(f"{tool} accepted the hostile input")
+    return statistics.median(samples)

@@ -82,7 +82,13 @@ class CallLatency:
     tool: Samples = field(default_factory=lambda: defaultdict(list))
     echo: Samples = field(default_factory=lambda: defaultdict(list))
     first: dict[str, pipe.Reply] = field(default_factory=dict)
+    first_at_once: dict[str, float] = field(default_factory=dict)
     rss_kib: dict[str, int] = field(default_factory=dict)
+
+
+# How long the call session waits after tools/list before its first call: an agent's model
+# reads the list first, and Automium loads what the first calls need meanwhile.
+READING_PAUSE_S = 1.0
 
 
 def call_latency(rounds: int, batch: int, warmup: int, progress: Progress) -> CallLatency:
@@ -93,6 +99,7 @@ def call_latency(rounds: int, batch: int, warmup: int, progress: Progress) -> Ca
         for client in (automium, bare):
             client.initialize()
             client.request("tools/list")
+        time.sleep(READING_PAUSE_S)
         for name, arguments in inputs.items():
             first = result.first[name] = automium.call_tool(name, arguments)
             if first.result.get("isError"):  # a refusal would measure the error path
@@ -109,4 +116,9 @@ def call_latency(rounds: int, batch: int, warmup: int, progress: Progress) -> Ca
                     ]
             progress(f"call latency round {round_ + 1}/{rounds}")
         result.rss_kib = {"automium": automium.peak_rss_kib(), "bare": bare.peak_rss_kib()}
+    for name, arguments in inputs.items():  # and with no pause: one new session per tool
+        with _spawn("automium") as fresh:
+            fresh.initialize()
+            fresh.request("tools/list")
+            result.first_at_once[name] = fresh.call_tool(name, arguments).seconds
     return result

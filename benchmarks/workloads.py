@@ -110,3 +110,11 @@ def generated_journey(steps: int) -> dict[str, Any]:
 
 
 JOURNEY_CASES = {f"{n} steps, 3 assertions": generated_journey(n) for n in (10, 100, 1000)}
+
+
+def hostile_journey() -> dict[str, Any]:
+    """The 1,000-step journey a hostile client sends: 60 unexpected properties per step."""
+    journey = generated_journey(1000)
+    for step in journey["steps"]:
+        step.update({f"extra{i}": i for i in range(60)})
+    return journey

@@ -94,6 +94,8 @@ class _Walker:
     def __init__(self, fixture: Fixture, refused: frozenset[str]) -> None:
         self.fixture = fixture
         self.refused = refused
+        # Every path with a problem at it or inside it, found once instead of per step.
+        self._refused_within = {path[:end] for path in refused for end in _ends(path)}
         self.result = Walk()
         self.since: str | None = None  # the step whose page is being checked
 
@@ -566,7 +568,8 @@ class _Walker:
     # -- bookkeeping --------------------------------------------------------------------------
 
     def _refused(self, path: str) -> bool:
-        return any(p == path or p.startswith(path + "/") for p in self.refused)
+        """Whether a problem was reported at ``path`` or inside it."""
+        return path in self._refused_within
 
     def _lose(self, step: Step, path: str, why: str) -> None:
         self._warn(
@@ -603,3 +606,9 @@ def _stay(location: Location | None) -> Outcome:
 def _parts(path: str) -> Iterator[str | int]:
     for part in path.split("/")[1:]:
         yield int(part) if part.isdecimal() else part
+
+
+def _ends(path: str) -> Iterator[int]:
+    """Where each ancestor pointer of ``path`` ends, ``path`` itself included."""
+    yield from (i for i, c in enumerate(path) if c == "/" and i)
+    yield len(path)
