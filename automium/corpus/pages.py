@@ -156,7 +156,8 @@ class View:
             and child.ancestors[-1] == element.index
             and self.present[child.index]
         ]
-        states = [s for s in _STATE_ORDER if s in self.states[element.index]]
+        # In the order the contract lists the states, as a snapshot writes them.
+        states = [s.value for s in contracts.NodeState if s.value in self.states[element.index]]
         return contracts.SemanticNode(
             ref=element.ref,
             role=element.role,
@@ -165,20 +166,6 @@ class View:
                 value=element.value, states=states or None, children=children or None
             ),
         )
-
-
-_STATE_ORDER = (
-    "checked",
-    "disabled",
-    "expanded",
-    "focused",
-    "hidden",
-    "pressed",
-    "selected",
-    "required",
-    "invalid",
-    "readonly",
-)
 
 
 @cache
