@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import pytest
 
 from automium import corpus
-from automium.contracts import ErrorCode, to_document
+from automium.contracts import ErrorCode, Journey, to_document
 from automium.errors import AutomiumError, Problem
 
 PLANNER: dict[str, str] = {
@@ -140,6 +140,33 @@ PAGE_RULES = frozenset(
 def with_add_target(target: dict[str, Any]) -> dict[str, Any]:
     """The worked example clicking ``target`` where it clicks "Add to cart"."""
     return journey_with_step(3, {"id": "add", "intent": "click", "target": target})
+
+
+# The taxonomy of debug_failed_run, in the designed order (the contract's FailureClass).
+FAILURE_CLASSES = (
+    "product_issue",
+    "fixture_issue",
+    "planner_issue",
+    "unsupported_intent",
+    "policy_denial",
+    "runtime_gap",
+)
+
+
+def run_request(journey: Journey, failure: tuple[str, str] | None = None) -> dict[str, Any]:
+    """A submission of reference journey ``journey`` with its events, and the failing
+    variant ``(stepId, failureClass)`` if given."""
+    document: dict[str, Any] = {
+        "journeyId": journey.id,
+        "appId": journey.app_id,
+        "fixtureId": journey.fixture_id,
+        "planner": PLANNER,
+        "environmentProfileId": "desktop-1280x720",
+        "includeEvents": True,
+    }
+    if failure is not None:
+        document["failure"] = {"stepId": failure[0], "failureClass": failure[1]}
+    return document
 
 
 def manifest_with_path(path: str) -> dict[str, Any]:

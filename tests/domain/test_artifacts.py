@@ -21,6 +21,7 @@ from automium.capabilities import BY_NAME
 from automium.contracts import ArtifactManifest, ErrorCode, RunSubmission, to_document
 from automium.validation import check
 from tests.cases import (
+    FAILURE_CLASSES,
     MANIFEST,
     RUN_ID,
     SUBMISSION,
@@ -382,15 +383,7 @@ def test_a_manifest_without_a_verdict_says_nothing_of_coverage() -> None:
 
 @pytest.mark.parametrize(
     "failure_class",
-    [
-        None,
-        "product_issue",
-        "fixture_issue",
-        "planner_issue",
-        "unsupported_intent",
-        "policy_denial",
-        "runtime_gap",
-    ],
+    [None, *FAILURE_CLASSES],
 )
 def test_the_artifacts_a_modeled_timeline_captures_are_a_manifest_that_covers_its_verdict(
     failure_class: str | None,

@@ -27,7 +27,16 @@ from automium.contracts import (
 )
 from automium.replay import digest, event_problems, events_by_lane, order_events, required_kinds
 from automium.validation import check
-from tests.cases import MANIFEST_REF, PLANNER, RUN_ID, SUBMISSION, TOOLS, refusal, refused
+from tests.cases import (
+    MANIFEST_REF,
+    PLANNER,
+    RUN_ID,
+    SUBMISSION,
+    TOOLS,
+    refusal,
+    refused,
+    run_request,
+)
 
 VERDICTS = ("passed", "failed", "errored", "blocked")
 LANES = ("planner", "executor", "runtime", "assertion", "worker", "artifact")
@@ -667,18 +676,8 @@ RUN = BY_NAME["automium_create_run_submission"]
 JOURNEYS = [pytest.param(j, id=j.id) for j in corpus.reference_journeys()]
 
 
-def modeled(journey: Journey, failure: dict[str, str] | None = None) -> RunSubmission:
-    submission = RUN.run(
-        {
-            "journeyId": journey.id,
-            "appId": journey.app_id,
-            "fixtureId": journey.fixture_id,
-            "planner": PLANNER,
-            "environmentProfileId": "desktop-1280x720",
-            "includeEvents": True,
-            **({"failure": failure} if failure else {}),
-        }
-    )
+def modeled(journey: Journey, failure: tuple[str, str] | None = None) -> RunSubmission:
+    submission = RUN.run(run_request(journey, failure))
     assert isinstance(submission, RunSubmission)
     return submission
 
@@ -705,7 +704,7 @@ def test_a_failing_variant_of_a_class_is_classified_as_that_class_at_its_step(
     journey: Journey, failure_class: str
 ) -> None:
     for step in journey.steps:
-        submission = modeled(journey, {"stepId": step.id, "failureClass": failure_class})
+        submission = modeled(journey, (step.id, failure_class))
         found = summary_of_timeline(submission)["digest"]
         step_of = {e.seq: e.step_id for e in submission.events or []}
 

@@ -21,6 +21,7 @@ from automium.contracts import (
 )
 from automium.runs import run_id_for
 from tests.cases import (
+    FAILURE_CLASSES,
     SUBMISSION,
     TOOLS,
     WORKED_EXAMPLE,
@@ -390,14 +391,7 @@ def test_a_failure_class_outside_the_taxonomy_is_refused_with_the_classes() -> N
     assert (problem.code, problem.path, problem.allowed) == (
         ErrorCode.INVALID_INPUT,
         "/failure/failureClass",
-        (
-            "product_issue",
-            "fixture_issue",
-            "planner_issue",
-            "unsupported_intent",
-            "policy_denial",
-            "runtime_gap",
-        ),
+        FAILURE_CLASSES,
     )
 
 

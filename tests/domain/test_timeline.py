@@ -18,18 +18,10 @@ from automium import corpus
 from automium.capabilities import BY_NAME
 from automium.contracts import Journey, RunSubmission, bundled_schema, to_document
 from automium.validation import check
-from tests.cases import PLANNER, SUBMISSION
+from tests.cases import FAILURE_CLASSES, PLANNER, SUBMISSION, run_request
 
 RUN = BY_NAME["automium_create_run_submission"]
 LANES = ("planner", "executor", "runtime", "assertion", "worker", "artifact")
-FAILURE_CLASSES = (
-    "product_issue",
-    "fixture_issue",
-    "planner_issue",
-    "unsupported_intent",
-    "policy_denial",
-    "runtime_gap",
-)
 # The verdict each failing variant ends with (automium/runs/timeline.py's table).
 VERDICT_OF = {
     "product_issue": "failed",
@@ -49,20 +41,6 @@ SHOWN_BY = {
     "fixture_issue": "fixture.check_failed",
 }
 JOURNEYS = [pytest.param(j, id=j.id) for j in corpus.reference_journeys()]
-
-
-def run_request(journey: Journey, failure: tuple[str, str] | None = None) -> dict[str, Any]:
-    document: dict[str, Any] = {
-        "journeyId": journey.id,
-        "appId": journey.app_id,
-        "fixtureId": journey.fixture_id,
-        "planner": PLANNER,
-        "environmentProfileId": "desktop-1280x720",
-        "includeEvents": True,
-    }
-    if failure is not None:
-        document["failure"] = {"stepId": failure[0], "failureClass": failure[1]}
-    return document
 
 
 @cache
