@@ -12,6 +12,12 @@ interpreter never to write bytecode, so everything else must load after that.
 
 __all__ = ["build_server"]
 
+# Not ``typing.TYPE_CHECKING``: a checker treats any name spelled so as true, and the
+# interpreter imports nothing for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from automium.mcp_server.server import build_server
+
 
 def __getattr__(name: str) -> object:
     if name == "build_server":

@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp import types
 
-from automium.mcp_server import inbound
 from automium.mcp_server.envelope import last_member, reply_id, scan_members
 from automium.mcp_server.framing import Line, LineFramer, Oversized
 from automium.mcp_server.inbound import Reply, decode
@@ -161,7 +160,7 @@ def test_any_failure_of_the_parser_is_a_parse_error_for_that_line(
         def validate_json(self, *_args: object, **_kwargs: object) -> object:
             raise failure
 
-    monkeypatch.setattr(inbound.types, "jsonrpc_message_adapter", Exploding())
+    monkeypatch.setattr(types, "jsonrpc_message_adapter", Exploding())
     answer = _error(decode(Line(b'{"jsonrpc":"2.0","id":9,"method":"tools/list"}')))
     assert (answer["id"], answer["error"]["code"]) == (9, -32700)
     assert type(failure).__name__ in answer["error"]["message"]
@@ -175,7 +174,7 @@ def test_an_interrupt_is_never_swallowed(
         def validate_json(self, *_args: object, **_kwargs: object) -> object:
             raise interrupt
 
-    monkeypatch.setattr(inbound.types, "jsonrpc_message_adapter", Interrupted())
+    monkeypatch.setattr(types, "jsonrpc_message_adapter", Interrupted())
     with pytest.raises(interrupt):
         decode(Line(b"{}"))
 
