@@ -152,6 +152,7 @@ TOOL_ROWS: Mapping[str, Mapping[str, Refusal]] = {
         "arguments-a-list": Refusal([], INVALID, ""),
         "arguments-a-string": Refusal("{}", INVALID, ""),
         "1001-properties": Refusal({f"k{i}": 0 for i in range(1001)}, LIMIT, ""),
+        "in-process.5000-levels-deep": Refusal({"x": nested(5000)}, LIMIT, ""),
     },
     "automium_list_fixtures": {
         "h6.app-id-a-list": Refusal({"appId": []}, INVALID, "/appId"),
@@ -159,6 +160,11 @@ TOOL_ROWS: Mapping[str, Mapping[str, Refusal]] = {
         "app-id-20000-characters": Refusal(
             {"appId": "a" * 20_000}, ErrorCode.INVALID_APP_ID, "/appId"
         ),
+        # Values only an in-process caller can send; the result cache keyed them by
+        # json.dumps before the limits saw them, and a ValueError or TypeError escaped.
+        "in-process.huge-integer": Refusal({"appId": 10**5000}, INVALID, "/appId"),
+        "in-process.bytes": Refusal({"appId": b"shop-lite"}, INVALID, "/appId"),
+        "in-process.5000-levels-deep": Refusal({"appId": nested(5000)}, LIMIT, ""),
     },
     "automium_compile_journey": {
         "h2.typo-in-a-250-step-journey": Refusal(

@@ -12,6 +12,7 @@ what its tool refuses (7) and answers a caller cannot corrupt (13).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -108,14 +109,24 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+def _json(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):  # bytes, an int of more than 4,300 digits
+        return False
+    return True
+
+
 def _sendable() -> list[tuple[str, str, Refusal]]:
-    """The tool rows an SDK client can send: arguments that are an object, not nested past
-    the limit (the client refuses to serialise those; they are reached in process here, and
-    over the raw wire by ``test_hostile_stdio.py``)."""
+    """The tool rows an SDK client can send: JSON objects, not nested past the limit (the
+    client refuses to serialise the others; they are reached in process here, and over the
+    raw wire by ``test_hostile_stdio.py``)."""
     return [
         (case, name, row)
         for case, name, row in tool_rows()
-        if isinstance(row.arguments, dict) and _depth(row.arguments) <= MAX_DEPTH
+        if isinstance(row.arguments, dict)
+        and _depth(row.arguments) <= MAX_DEPTH
+        and _json(row.arguments)
     ]
 
 
