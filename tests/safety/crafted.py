@@ -11,17 +11,25 @@ since (``steps-a-number``). Item 6's rule covers every field: a wrong type is
 ``tests/safety/test_crafted.py`` (in process, and over a session in both protocol eras) and
 under the audit-hook guard by ``tests/safety/test_boundaries.py``.
 
-Also here, because ``tests/cases.py`` is shared: :func:`prompt_renders`, every prompt that
-must render, with the arguments each prompt now requires.
+Also here, because ``tests/cases.py`` is shared and these are this suite's own:
+
+- :func:`prompt_renders`: every prompt that must render, with the arguments each prompt
+  now requires;
+- :func:`full_successes`: a success per tool that sets every optional property (journeys
+  given whole, events, failures), so a hostile change can reach every field;
+- :data:`DOMAIN_RULES`: the codes a call its contract accepts may still earn, per tool.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from automium.contracts import ErrorCode
+from automium.limits import MAX_DEPTH
 from tests.cases import (
     COMPARE,
     COMPARE_BACKENDS,
@@ -33,6 +41,7 @@ from tests.cases import (
     REPLAY,
     RUN_ID,
     SUBMISSION,
+    TOOLS,
     Refusal,
     nested,
     reference_journey,
@@ -278,6 +287,40 @@ def tool_rows() -> list[tuple[str, str, Refusal]]:
     ]
 
 
+def _depth(value: Any) -> int:
+    """Levels of containers in ``value`` (iterative: a row may be 5,000 levels deep)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            deepest = max(deepest, depth)
+            stack.extend(
+                (item, depth + 1) for item in (node.values() if isinstance(node, dict) else node)
+            )
+    return deepest
+
+
+def _json(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):  # bytes, an int of more than 4,300 digits
+        return False
+    return True
+
+
+def sendable_tool_rows() -> list[tuple[str, str, Refusal]]:
+    """The tool rows an SDK client can send: JSON objects, not nested past the limit (the
+    client refuses to serialise the others; they are reached in process, and over the raw
+    wire by ``test_hostile_stdio.py``)."""
+    return [
+        (case, name, row)
+        for case, name, row in tool_rows()
+        if isinstance(row.arguments, dict)
+        and _depth(row.arguments) <= MAX_DEPTH
+        and _json(row.arguments)
+    ]
+
+
 # --- prompts ------------------------------------------------------------------------------
 
 # The debug_failed_run case of tests/cases.py predates its required retryCount argument.
@@ -417,3 +460,80 @@ def prompt_renders() -> list[tuple[str, str, dict[str, str]]]:
         for p, renders in PROMPT_RENDERS.items()
         for name, arguments in renders.items()
     ]
+
+
+# --- what the fuzzing starts from ----------------------------------------------------------
+
+
+@cache
+def full_successes() -> Mapping[str, tuple[Any, ...]]:
+    """Per tool, successes that set every optional property, so that a mutation of one of
+    them can reach every field a tool reads (the events are a modeled run's own)."""
+    from automium.mcp_server.tools import answer  # noqa: PLC0415 - a run, on first use
+
+    journey = reference_journey()
+    submission = {
+        **SUBMISSION,
+        "journey": journey,
+        "failure": {"stepId": "pay", "failureClass": "product_issue"},
+        "includeEvents": True,
+    }
+    run = answer("automium_create_run_submission", submission)[1]
+    replay = {
+        "runId": run["runId"],
+        "verdict": "failed",
+        "retryCount": 0,
+        "artifactManifestRef": run["artifactManifestRef"],
+        "events": run["events"][:8],
+    }
+    return {
+        "automium_list_apps": ({},),
+        "automium_list_fixtures": ({"appId": "todo-mvc"},),
+        "automium_compile_journey": ({**journey, "mermaid": True},),
+        "automium_create_run_submission": (submission,),
+        "automium_get_replay_summary": (replay,),
+        "automium_get_artifact_manifest": (
+            {**MANIFEST, "journey": journey, "verdict": "failed", "retryCount": 1},
+        ),
+        "automium_compare_planners": ({**COMPARE, "appIds": ["shop-lite"], "journeys": [journey]},),
+    }
+
+
+# Codes a call its contract accepts may still earn, per tool: rules of the corpus and of
+# the domain that no JSON Schema can state (ids that exist, references between fields,
+# entries that collide once folded, the pages a journey goes through).
+JOURNEY_RULES = TOOLS["automium_compile_journey"].corpus_rules | {
+    ErrorCode.UNKNOWN_TARGET,
+    ErrorCode.AMBIGUOUS_TARGET,
+    ErrorCode.UNKNOWN_ROLE,
+    ErrorCode.INVALID_LOCATOR,
+    ErrorCode.TARGET_NOT_ACTIONABLE,
+    ErrorCode.UNKNOWN_OPTION,
+    ErrorCode.MISSING_ROUTE_PARAM,
+    ErrorCode.UNKNOWN_ROUTE_PARAM,
+    ErrorCode.UNKNOWN_FILE_REF,
+    ErrorCode.LITERAL_SECRET,
+    ErrorCode.ROUTE_NOT_REACHED,
+}
+DOMAIN_RULES: Mapping[str, frozenset[ErrorCode]] = {
+    "automium_list_apps": TOOLS["automium_list_apps"].corpus_rules,
+    "automium_list_fixtures": TOOLS["automium_list_fixtures"].corpus_rules,
+    "automium_compile_journey": JOURNEY_RULES,
+    "automium_create_run_submission": TOOLS["automium_create_run_submission"].corpus_rules
+    | JOURNEY_RULES
+    | {ErrorCode.UNKNOWN_JOURNEY, ErrorCode.JOURNEY_APP_MISMATCH},
+    "automium_get_replay_summary": TOOLS["automium_get_replay_summary"].corpus_rules
+    | {ErrorCode.EVENT_RUN_MISMATCH, ErrorCode.EVENT_VERDICT_MISMATCH},
+    "automium_get_artifact_manifest": TOOLS["automium_get_artifact_manifest"].corpus_rules
+    | JOURNEY_RULES
+    | {ErrorCode.CONTENT_TYPE_MISMATCH, ErrorCode.UNKNOWN_STEP, ErrorCode.UNKNOWN_JOURNEY},
+    "automium_compare_planners": TOOLS["automium_compare_planners"].corpus_rules
+    | JOURNEY_RULES
+    | {
+        ErrorCode.UNKNOWN_PLANNER,
+        ErrorCode.DUPLICATE_TRIAL,
+        ErrorCode.JOURNEY_APP_CONFLICT,
+        ErrorCode.APP_NOT_COMPARED,
+        ErrorCode.INCONSISTENT_TRIAL,
+    },
+}

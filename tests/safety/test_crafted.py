@@ -12,7 +12,6 @@ what its tool refuses (7) and answers a caller cannot corrupt (13).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -20,7 +19,6 @@ import pytest
 from mcp import Client, MCPError, types
 
 from automium.contracts import ErrorCode
-from automium.limits import MAX_DEPTH
 from automium.mcp_server import prompts, tools
 from automium.mcp_server.server import build_server
 from automium.validation import check
@@ -32,6 +30,7 @@ from tests.safety.crafted import (
     journey_of_steps,
     prompt_renders,
     prompt_rows,
+    sendable_tool_rows,
     tool_rows,
 )
 
@@ -97,45 +96,12 @@ def test_every_crafted_render_renders(name: str, arguments: dict[str, str]) -> N
     assert message.content.text
 
 
-def _depth(value: Any) -> int:
-    """Levels of containers in ``value`` (iterative: a row may be 1,000 levels deep)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, dict | list):
-            deepest = max(deepest, depth)
-            items = node.values() if isinstance(node, dict) else node
-            stack.extend((item, depth + 1) for item in items)
-    return deepest
-
-
-def _json(value: Any) -> bool:
-    try:
-        json.dumps(value)
-    except (TypeError, ValueError):  # bytes, an int of more than 4,300 digits
-        return False
-    return True
-
-
-def _sendable() -> list[tuple[str, str, Refusal]]:
-    """The tool rows an SDK client can send: JSON objects, not nested past the limit (the
-    client refuses to serialise the others; they are reached in process here, and over the
-    raw wire by ``test_hostile_stdio.py``)."""
-    return [
-        (case, name, row)
-        for case, name, row in tool_rows()
-        if isinstance(row.arguments, dict)
-        and _depth(row.arguments) <= MAX_DEPTH
-        and _json(row.arguments)
-    ]
-
-
 @pytest.mark.anyio
 @pytest.mark.parametrize("mode", ERAS)
 async def test_a_client_sees_every_crafted_row_answered_as_it_says(mode: str) -> None:
     seen: dict[str, tuple[Any, ...]] = {}
     async with Client(build_server(), mode=mode) as client:
-        for case, name, row in _sendable():
+        for case, name, row in sendable_tool_rows():
             result = await client.call_tool(name, row.arguments)
             assert result.is_error, case
             seen[case] = _as_row(result.structured_content or {}, row)
@@ -144,7 +110,7 @@ async def test_a_client_sees_every_crafted_row_answered_as_it_says(mode: str) ->
                 await client.get_prompt(name, row.arguments)
             assert refused.value.error.code == types.INVALID_PARAMS, case
             seen[case] = _as_row(refused.value.error.data, row)
-    assert seen == {case: _row(row) for case, _, row in [*_sendable(), *prompt_rows()]}
+    assert seen == {case: _row(row) for case, _, row in [*sendable_tool_rows(), *prompt_rows()]}
 
 
 # -- item 2: an allowed list longer than the contract allows ------------------------------
