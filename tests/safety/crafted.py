@@ -382,6 +382,12 @@ PROMPT_ROWS: Mapping[str, Mapping[str, Refusal]] = {
         ),
         "events-5000-brackets": Refusal({**DEBUG_RUN, "events": "[" * 5000}, INVALID, "/events"),
         "events-an-object": Refusal({**DEBUG_RUN, "events": "{}"}, INVALID, "/events"),
+        # Found by the fuzzing: nesting json.loads takes but the validator cannot walk
+        # raised ValueError (-32603); the tool's own limits now apply to the events.
+        "events-300-levels-deep": Refusal(
+            {**DEBUG_RUN, "events": "[" * 300 + "]" * 300}, LIMIT, "/events"
+        ),
+        "events-holding-nan": Refusal({**DEBUG_RUN, "events": "[NaN]"}, INVALID, "/events"),
         "events-1001": Refusal(
             {**DEBUG_RUN, "events": "[" + ",".join(["{}"] * 1001) + "]"}, LIMIT, "/events"
         ),
