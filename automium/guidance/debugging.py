@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
 from automium.contracts import ErrorCode, ReplayLane, Verdict
 from automium.errors import AutomiumError
 from automium.guidance import Arguments, accepted_as
+from automium.limits import check_arguments
 from automium.replay import FAILURE_CLASSES, INSPECT_LANES, manifest_ref_problem, required_kinds
 
 # The event types a reader finds on each lane (replay-event.v1 lists them all).
@@ -55,6 +57,13 @@ def _events(text: str | None) -> list[Any] | None:
             "automium_create_run_submission with includeEvents",
             "/events",
         )
+    # The limits the tool applies before its contract: nesting json.loads allows (up to
+    # ~1,000 levels) is past what the validator can walk, and NaN is no JSON value. A
+    # problem points at the prompt argument, as accepted_as says.
+    try:
+        check_arguments({"events": parsed})
+    except AutomiumError as refused:
+        raise AutomiumError(replace(p, path="/events") for p in refused.problems) from None
     return parsed
 
 

@@ -90,6 +90,11 @@ def walk(document: Mapping[str, Any], fixture: Fixture, refused: frozenset[str])
     return _Walker(fixture, refused).run(document)
 
 
+def _items(value: object) -> list[Any]:
+    """``value`` when it is an array, else nothing to walk (a caller may send any JSON)."""
+    return value if isinstance(value, list) else []
+
+
 class _Walker:
     def __init__(self, fixture: Fixture, refused: frozenset[str]) -> None:
         self.fixture = fixture
@@ -102,7 +107,8 @@ class _Walker:
     # -- steps ------------------------------------------------------------------------------
 
     def run(self, document: Mapping[str, Any]) -> Walk:
-        steps = [s if isinstance(s, dict) else {} for s in document.get("steps") or ()]
+        # Type checks before iterating: the contract refused a non-array, the walk skips it.
+        steps = [s if isinstance(s, dict) else {} for s in _items(document.get("steps"))]
         self._start_warnings(steps)
         location: Location | None = None
         for index, step in enumerate(steps):
@@ -117,7 +123,7 @@ class _Walker:
                 Visit(index, str(step.get("id", "")), location, element, after, tuple(happened))
             )
             location = after
-        for index, assertion in enumerate(document.get("assertions") or ()):
+        for index, assertion in enumerate(_items(document.get("assertions"))):
             if isinstance(assertion, dict) and not self._refused(pointer("assertions", index)):
                 self._assertion(assertion, pointer("assertions", index))
         return self.result

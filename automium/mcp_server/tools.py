@@ -70,9 +70,13 @@ def call_result(name: str, arguments: object) -> types.CallToolResult:
 def _cacheable(name: str, arguments: object) -> bool:
     capability = BY_NAME.get(name)
     # A handful of distinct arguments exist (no filter, or one app id); larger ones are
-    # refused, so they are not worth a cache entry.
+    # refused, so they are not worth a cache entry. Only strings: the cache key is JSON
+    # text, and an in-process caller's value may be one json.dumps cannot write (a huge
+    # int, bytes, 5,000 levels of lists), which the limits refuse at its path instead.
     return bool(capability and capability.cacheable) and (
-        isinstance(arguments, dict) and len(arguments) < 4
+        isinstance(arguments, dict)
+        and len(arguments) < 4
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in arguments.items())
     )
 
 

@@ -1,13 +1,16 @@
 """The safety boundaries of the design, proven: no filesystem writes, no reads outside the
 installed package data, no network, no subprocess, no secret reads.
 
-Every tool (each success and refusal of ``tests/cases.py``), every resource and every prompt
-runs through the real server, in memory, in both protocol eras, under the audit-hook guard of
-:mod:`tests.safety.guard`. Each test first makes every call once unguarded (imports,
-caches: the import system opens files outside the package, and that is not the server's
-doing), then arms the guard — inside the running event loop, so the loop's own self-pipe is
-already there — and makes every call again, building a fresh server and session under
-guard. A violation recorded in that second pass fails the test.
+Every tool (each success and refusal of ``tests/cases.py``, and each crafted hostile call of
+:mod:`tests.safety.crafted` a client can send), every resource and every prompt (each render of
+:func:`tests.safety.crafted.prompt_renders`, which gives every prompt the arguments it now
+requires, and each refusal of both tables) runs through the real server, in memory, in both
+protocol eras, under the audit-hook guard of :mod:`tests.safety.guard`. Each test first makes
+every call once unguarded (imports, caches: the import system opens files outside the
+package, and that is not the server's doing), then arms the guard — inside the running event
+loop, so the loop's own self-pipe is already there — and makes every call again, building a
+fresh server and session under guard. A violation recorded in that second pass fails the
+test.
 
 The guard itself is proven able to fail: each forbidden action, performed while armed, is
 recorded. A static test adds what an audit hook cannot see: no module of ``automium``
@@ -27,15 +30,16 @@ from pathlib import Path
 import pytest
 from mcp import Client, MCPError, types
 
-from automium.mcp_server import build_server
+from automium.mcp_server.server import build_server
 from tests.cases import (
     BAD_RESOURCE_URIS,
     RESOURCE_URIS,
+    Refusal,
     prompt_refusals,
-    prompt_renders,
     tool_refusals,
     tool_successes,
 )
+from tests.safety.crafted import prompt_renders, prompt_rows, sendable_tool_rows
 from tests.safety.guard import Guard, WatchedEnviron
 
 ERAS = ["legacy", "auto"]
@@ -48,13 +52,21 @@ def guard(monkeypatch: pytest.MonkeyPatch) -> Guard:
     return Guard()
 
 
+def _tool_refusals() -> list[tuple[str, str, Refusal]]:
+    return [*tool_refusals(), *((f"crafted {c}", t, r) for c, t, r in sendable_tool_rows())]
+
+
+def _prompt_refusals() -> list[tuple[str, str, Refusal]]:
+    return [*prompt_refusals(), *((f"crafted {c}", p, r) for c, p, r in prompt_rows())]
+
+
 async def _every_call(mode: str) -> dict[str, str | None]:
-    """Run every case of tests/cases.py, resource and prompt; what each answered (an error
-    code, or None)."""
+    """Run every tool case, resource and prompt; what each answered (an error code, or
+    None)."""
     outcomes: dict[str, str | None] = {}
     async with Client(build_server(), mode=mode) as client:
         await client.list_tools()
-        calls = [*tool_successes(), *((c, t, r.arguments) for c, t, r in tool_refusals())]
+        calls = [*tool_successes(), *((c, t, r.arguments) for c, t, r in _tool_refusals())]
         for case, tool, arguments in calls:
             result = await client.call_tool(tool, arguments)
             error = (result.structured_content or {}).get("code") if result.is_error else None
@@ -63,7 +75,7 @@ async def _every_call(mode: str) -> dict[str, str | None]:
         for uri in (*RESOURCE_URIS, *BAD_RESOURCE_URIS):
             outcomes[f"resource {uri}"] = await _read(client, uri)
         await client.list_prompts()
-        prompts = [*prompt_renders(), *((c, p, r.arguments) for c, p, r in prompt_refusals())]
+        prompts = [*prompt_renders(), *((c, p, r.arguments) for c, p, r in _prompt_refusals())]
         for case, prompt, arguments in prompts:
             outcomes[f"prompt {case}"] = await _prompt(client, prompt, arguments)
         completion = await client.complete(
@@ -97,11 +109,11 @@ def _code(exc: MCPError) -> str:
 
 def _expected() -> dict[str, str | None]:
     expected: dict[str, str | None] = {f"tool {case}": None for case, _, _ in tool_successes()}
-    expected |= {f"tool {case}": r.code for case, _, r in tool_refusals()}
+    expected |= {f"tool {case}": r.code for case, _, r in _tool_refusals()}
     expected |= {f"resource {uri}": None for uri in RESOURCE_URIS}
     expected |= {f"resource {uri}": "-32602:unsupported_resource_uri" for uri in BAD_RESOURCE_URIS}
     expected |= {f"prompt {case}": None for case, _, _ in prompt_renders()}
-    expected |= {f"prompt {case}": f"-32602:{r.code}" for case, _, r in prompt_refusals()}
+    expected |= {f"prompt {case}": f"-32602:{r.code}" for case, _, r in _prompt_refusals()}
     expected["completion appId"] = "shop-lite"
     return expected
 
