@@ -43,7 +43,9 @@ def _ids(rows: list[tuple[str, str, Any]]) -> list[Any]:
 
 
 def _problems(document: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    return tuple((p["code"], p["path"]) for p in document.get("problems", [document]))
+    """Every problem: the one the document states, then the others it lists."""
+    every = [document, *document.get("problems", [])]
+    return tuple((p["code"], p.get("path", "")) for p in every)
 
 
 def _tool_refusal(name: str, arguments: Any) -> dict[str, Any]:

@@ -226,12 +226,14 @@ class Judge:
         summary, text = (block.text for block in result.content)  # type: ignore[union-attr]
         assert summary
         assert "\n" not in summary
-        assert text == json.dumps(document, ensure_ascii=False)
+        assert text == json.dumps(document, ensure_ascii=False, separators=(",", ":"))
         self.seen["accepted"] += 1
 
     @staticmethod
     def _problems(document: dict[str, Any]) -> list[tuple[str, str]]:
-        return [(p["code"], p.get("path", "")) for p in document.get("problems", [document])]
+        # The document states its first problem and lists only the others.
+        every = [document, *document.get("problems", [])]
+        return [(p["code"], p.get("path", "")) for p in every]
 
     @staticmethod
     def _over_the_size(arguments: Any) -> bool:
