@@ -32,8 +32,8 @@ Progress = Callable[[str], None]
 Samples = defaultdict[str, list[float]]  # seconds (or KiB) per server or per tool
 
 
-def _spawn(server: str) -> AbstractContextManager[pipe.PipeClient]:
-    return pipe.spawn(SERVERS[server], cwd=str(REPO), env=ENV)
+def _session(server: str) -> AbstractContextManager[pipe.PipeClient]:
+    return pipe.session(SERVERS[server], cwd=str(REPO), env=ENV)
 
 
 @dataclass
@@ -48,12 +48,11 @@ class ColdStart:
     interpreter: list[float] = field(default_factory=list)
 
     def start(self, server: str) -> None:
-        with _spawn(server) as client:
-            client.initialize()
-            self.to_initialize[server].append(time.perf_counter() - client.started)
-            self.tools[server] = client.request("tools/list").result["tools"]
-            self.to_tools_list[server].append(time.perf_counter() - client.started)
+        with _session(server) as client:
+            self.to_initialize[server].append(client.to_initialize)
+            self.to_tools_list[server].append(client.to_tools_list)
             self.rss_kib[server].append(client.peak_rss_kib())
+            self.tools[server] = client.tools
 
 
 def cold_start(runs: int, progress: Progress) -> ColdStart:
@@ -95,10 +94,7 @@ def call_latency(rounds: int, batch: int, warmup: int, progress: Progress) -> Ca
     """``rounds`` x ``batch`` calls per tool on one Automium session, each batch followed
     (or preceded, alternately) by as many bare echo calls with the same arguments."""
     result, inputs = CallLatency(rounds, batch, warmup), tool_inputs()
-    with _spawn("automium") as automium, _spawn("bare") as bare:
-        for client in (automium, bare):
-            client.initialize()
-            client.request("tools/list")
+    with _session("automium") as automium, _session("bare") as bare:
         time.sleep(READING_PAUSE_S)
         for name, arguments in inputs.items():
             first = result.first[name] = automium.call_tool(name, arguments)
@@ -117,8 +113,6 @@ def call_latency(rounds: int, batch: int, warmup: int, progress: Progress) -> Ca
             progress(f"call latency round {round_ + 1}/{rounds}")
         result.rss_kib = {"automium": automium.peak_rss_kib(), "bare": bare.peak_rss_kib()}
     for name, arguments in inputs.items():  # and with no pause: one new session per tool
-        with _spawn("automium") as fresh:
-            fresh.initialize()
-            fresh.request("tools/list")
+        with _session("automium") as fresh:
             result.first_at_once[name] = fresh.call_tool(name, arguments).seconds
     return result
