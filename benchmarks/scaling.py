@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import statistics
 import time
+import timeit
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from automium.capabilities import BY_NAME
@@ -64,16 +66,13 @@ def linear_fit(measured: list[Point]) -> tuple[float, float]:
     return fixed * 1e3, marginal * 1e6
 
 
-def refusal_seconds(tool: str, arguments: dict[str, Any], repeats: int = 5) -> float:
-    """The median time ``tool`` takes to refuse ``arguments``, as ``tools/call`` answers it
-    (the error result included, MCP framing aside)."""
+def refusal_seconds(tool: str, arguments: dict[str, Any]) -> float:
+    """The median of 5 times ``tool`` takes to refuse ``arguments``, as ``tools/call``
+    answers it (the error result included, MCP framing aside)."""
     from automium.mcp_server.tools import call_result  # noqa: PLC0415
 
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        refused = call_result(tool, arguments).is_error
-        samples.append(time.perf_counter() - start)
-        if not refused:
-            raise RuntimeError(f"{tool} accepted the hostile input")
-    return statistics.median(samples)
+    if not call_result(tool, arguments).is_error:
+        raise RuntimeError(f"{tool} accepted the hostile input")
+    # timeit turns the garbage collector off; a server runs with it on.
+    refuse, gc_on = partial(call_result, tool, arguments), "import gc; gc.enable()"
+    return statistics.median(timeit.repeat(refuse, gc_on, number=1, repeat=5))
