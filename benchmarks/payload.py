@@ -1,5 +1,4 @@
-"""What the servers put in an agent's context: tools/list entries and responses, in bytes
-and in tokens.
+"""What the servers put in an agent's context: each tools/list entry, in bytes and tokens.
 
 Sizes are of minified JSON, as the SDK sends it. Tokens are o200k_base's, counted by
 js-tiktoken (``tests/interop/count-tokens.mjs``, installed with the interop packages);
@@ -18,8 +17,13 @@ from typing import Any
 COUNTER = Path(__file__).resolve().parents[1] / "tests" / "interop" / "count-tokens.mjs"
 
 
-def minified(value: Any) -> bytes:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+def _minified(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def size(value: Any) -> int:
+    """The bytes of ``value`` as minified JSON: a ``tools`` array, an entry, a schema."""
+    return len(_minified(value).encode())
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,44 +36,36 @@ class Entry:
     output_schema: int
     description: int
 
-    @classmethod
-    def of(cls, tool: dict[str, Any]) -> Entry:
-        return cls(
-            name=tool["name"],
-            total=len(minified(tool)),
-            input_schema=len(minified(tool.get("inputSchema", {}))),
-            output_schema=len(minified(tool.get("outputSchema", {}))),
-            description=len(tool.get("description", "").encode()),
-        )
-
 
 def entries(tools: list[dict[str, Any]]) -> list[Entry]:
     """Each entry of a tools/list result's ``tools`` array, largest first."""
-    return sorted(map(Entry.of, tools), key=lambda entry: -entry.total)
+    measured = [
+        Entry(
+            tool["name"],
+            size(tool),
+            size(tool.get("inputSchema", {})),
+            size(tool.get("outputSchema", {})),
+            len(tool.get("description", "").encode()),
+        )
+        for tool in tools
+    ]
+    return sorted(measured, key=lambda entry: -entry.total)
 
 
-def tools_list(tools: list[dict[str, Any]]) -> int:
-    """The whole ``tools`` array of a tools/list result."""
-    return len(minified(tools))
-
-
-def response(line: bytes) -> int:
-    """A tools/call response as it arrived: its JSON-RPC line."""
-    return len(line)
-
-
-def visible(tool: dict[str, Any]) -> str:
-    """What a model reads of a tool: its name, description and input schema."""
-    return minified({k: tool[k] for k in ("name", "description", "inputSchema")}).decode()
-
-
-def tokens(texts: list[str]) -> tuple[list[int], str]:
-    """The o200k token count of each text, and how it was counted."""
+def visible_tokens(tools: list[dict[str, Any]]) -> tuple[dict[str, int], str]:
+    """Per tool, the o200k tokens of what a model reads of it (its name, description and
+    input schema), and how they were counted."""
+    seen = {
+        t["name"]: _minified({k: t[k] for k in ("name", "description", "inputSchema")})
+        for t in tools
+    }
     node = shutil.which("node")
     if node and (COUNTER.parent / "node_modules" / "js-tiktoken").is_dir():
-        lines = "".join(json.dumps(text) + "\n" for text in texts)
+        lines = "".join(json.dumps(text) + "\n" for text in seen.values())
         done = subprocess.run(
             [node, str(COUNTER)], input=lines, capture_output=True, text=True, check=True
         )
-        return [int(n) for n in done.stdout.split()], "o200k tokens (js-tiktoken)"
-    return [len(text.encode()) // 4 for text in texts], "estimated tokens (bytes / 4, no Node)"
+        counts = map(int, done.stdout.split())
+        return dict(zip(seen, counts, strict=True)), "o200k tokens (js-tiktoken)"
+    estimates = {name: len(text.encode()) // 4 for name, text in seen.items()}
+    return estimates, "estimated tokens (bytes / 4, no Node)"

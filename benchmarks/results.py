@@ -37,6 +37,8 @@ class Results:
     compare: list[Point]
     compile: list[Point]
     hostile_refusal_s: float
+    tokens: dict[str, int]  # per Automium tool: what a model reads of it (payload.py)
+    tokens_counted_by: str
 
 
 def _table(header: str, rows: list[str]) -> str:
@@ -58,12 +60,21 @@ def _p(values: list[float], q: int) -> float:
     return quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def _verdict(value: float, budget: float) -> str:
-    return f"meets ≤ {budget:.2f}x" if value <= budget else f"**misses** ≤ {budget:.2f}x"
+def _meets(ok: bool, budget: str = "") -> str:
+    """A verdict cell; it names the budget where the row does not."""
+    return ("meets" if ok else "**misses**") + (f" ≤ {budget}" if budget else "")
+
+
+def _verdict(ratio: float, budget: float) -> str:
+    return _meets(ratio <= budget, f"{budget:.2f}x")
 
 
 def _linear(points: list[Point]) -> str:
     return "linear" if growth(points) <= LINEAR_BUDGET else "**superlinear**"
+
+
+def _short(tool: str) -> str:
+    return tool.removeprefix("automium_")
 
 
 def _ratio(by_server: dict[str, list[float]]) -> float:
@@ -96,51 +107,41 @@ each paired with a batch of `echo` calls carrying the same arguments;
 
 
 def _summary(r: Results) -> str:
-    cold, ratios = _ratio(r.cold.to_tools_list), _call_ratios(r.calls)
-    misses = [name.removeprefix("automium_") for name, x in ratios.items() if x > _budget(name)]
+    cold, ratios, tools = _ratio(r.cold.to_tools_list), _call_ratios(r.calls), r.cold.tools
+    misses = [_short(name) for name, ratio in ratios.items() if ratio > _budget(name)]
     worst = max(ratios, key=lambda name: ratios[name] / _budget(name))
-    named = ", ".join(f"{n.removeprefix('automium_')} ≤ {b}x" for n, b in CALL_BUDGETS.items())
-    size, tools = payload.tools_list(r.cold.tools["automium"]), len(r.cold.tools["automium"])
+    named = ", ".join(f"{_short(name)} ≤ {b}x" for name, b in CALL_BUDGETS.items())
+    size, count = payload.size(tools["automium"]), len(tools["automium"])
+    over = {n: (r.calls.first[n].seconds - median(s)) * 1e3 for n, s in r.calls.tool.items()}
+    first, tokens = max(over, key=over.__getitem__), sum(r.tokens.values())
     rows = [
         f"cold start (spawn → tools/list), median | ≤ {COLD_START_BUDGET}x bare | {cold:.2f}x | "
         + _verdict(cold, COLD_START_BUDGET),
         f"tools/call latency over stdio, median | ≤ {CALL_BUDGET}x bare echo ({named}) | "
         f"{len(ratios) - len(misses)}/{len(ratios)} within; worst against its budget: "
-        f"{worst.removeprefix('automium_')} {ratios[worst]:.2f}x | "
+        f"{_short(worst)} {ratios[worst]:.2f}x | "
         + ("**misses** for " + ", ".join(misses) if misses else "meets"),
-    ]
-    for tool, unit, points in (
-        ("compare_planners", "trial", r.compare),
-        ("compile_journey", "step", r.compile),
-    ):
-        rows.append(
+        *(
             f"{tool} growth in {unit}s | linear | {growth(points):.2f}x µs/{unit}, "
             f"{points[-2].units} → {points[-1].units} | {_linear(points)}"
-        )
-    verdict = "meets" if size <= TOOLS_LIST_BUDGET else "**misses**"
-    rows.append(
+            for tool, unit, points in [
+                ("compare_planners", "trial", r.compare),
+                ("compile_journey", "step", r.compile),
+            ]
+        ),
         f"tools/list payload, minified | ≤ {TOOLS_LIST_BUDGET:,} B | {size:,} B, "
-        f"{size / tools:,.0f} B/tool | {verdict} ≤ {TOOLS_LIST_BUDGET:,} B"
-    )
-    over = {n: (r.calls.first[n].seconds - median(s)) * 1e3 for n, s in r.calls.tool.items()}
-    worst_first = max(over, key=lambda n: over[n])
-    rows.append(
+        f"{size / count:,.0f} B/tool | "
+        + _meets(size <= TOOLS_LIST_BUDGET, f"{TOOLS_LIST_BUDGET:,} B"),
         f"first call over the warm median, after tools/list is read | "
-        f"≤ {FIRST_CALL_BUDGET_MS:g} ms | worst {worst_first.removeprefix('automium_')} "
-        f"{over[worst_first]:.1f} ms | "
-        + ("meets" if over[worst_first] <= FIRST_CALL_BUDGET_MS else "**misses**")
-    )
-    rows.append(
+        f"≤ {FIRST_CALL_BUDGET_MS:g} ms | worst {_short(first)} {over[first]:.1f} ms | "
+        + _meets(over[first] <= FIRST_CALL_BUDGET_MS),
         f"a hostile 1,000-step journey (60 unexpected properties a step) refused | "
         f"≤ {HOSTILE_BUDGET_S:g} s | {r.hostile_refusal_s:.3f} s | "
-        + ("meets" if r.hostile_refusal_s <= HOSTILE_BUDGET_S else "**misses**")
-    )
-    counts, how = _visible_tokens(r)
-    verdict = "meets" if sum(counts) <= VISIBLE_TOKENS_BUDGET else "**misses**"
-    rows.append(
+        + _meets(r.hostile_refusal_s <= HOSTILE_BUDGET_S),
         f"what the model reads of tools/list (names, descriptions, inputSchemas) | "
-        f"≤ {VISIBLE_TOKENS_BUDGET:,} tokens | {sum(counts):,} {how} | {verdict}"
-    )
+        f"≤ {VISIBLE_TOKENS_BUDGET:,} tokens | {tokens:,} {r.tokens_counted_by} | "
+        + _meets(tokens <= VISIBLE_TOKENS_BUDGET),
+    ]
     return _section("Summary", _table("what | budget | measured | verdict", rows))
 
 
@@ -162,18 +163,17 @@ def _cold(r: Results) -> str:
 
 
 def _calls(r: Results) -> str:
-    c, ratios, rows = r.calls, _call_ratios(r.calls), []
+    c, ratios = r.calls, _call_ratios(r.calls)
+    rows = []
     for name, s in c.tool.items():
-        echo, first = c.echo[name], c.first[name]
+        echo, first, warm = c.echo[name], c.first[name], median(s)
         rows.append(
-            f"`{name}` | {len(s)} | **{_ms(median(s))}** | {_ms(_p(s, 99))} | "
-            f"{_ms(median(echo))} | {_ms(_p(echo, 99))} | **{ratios[name]:.2f}x** | "
-            f"{_p(s, 99) / _p(echo, 99):.2f}x | {(median(s) - median(echo)) * 1e3:.3f} | "
-            f"{_ms(first.seconds)} | {(first.seconds - median(s)) * 1e3:.1f} | "
-            f"{(c.first_at_once[name] - median(s)) * 1e3:.1f} | "
-            f"{payload.response(first.raw):,} | {_verdict(ratios[name], _budget(name))}"
+            f"`{name}` | {len(s)} | **{_ms(warm)}** | {_ms(_p(s, 99))} | {_ms(median(echo))} | "
+            f"{_ms(_p(echo, 99))} | **{ratios[name]:.2f}x** | {_p(s, 99) / _p(echo, 99):.2f}x | "
+            f"{(warm - median(echo)) * 1e3:.3f} | {_ms(first.seconds)} | "
+            f"{(first.seconds - warm) * 1e3:.1f} | {(c.first_at_once[name] - warm) * 1e3:.1f} | "
+            f"{len(first.raw):,} | {_verdict(ratios[name], _budget(name))}"
         )
-    header = "tool | calls | median | p99 | echo median | echo p99 | ratio (median) | ratio (p99)"
     return _section(
         "Per-call latency over stdio, ms",
         "Each tool with its typical input (the `automium demo` path) against the bare `echo` "
@@ -183,8 +183,8 @@ def _calls(r: Results) -> str:
         "what first calls need meanwhile); *at once* = the same for a tool called first in a "
         "new session right after tools/list, which pays that loading itself.",
         _table(
-            f"{header} | extra ms | first | first - median | at once - median | response B | "
-            "verdict",
+            "tool | calls | median | p99 | echo median | echo p99 | ratio (median) | ratio (p99) "
+            "| extra ms | first | first - median | at once - median | response B | verdict",
             rows,
         ),
     )
@@ -204,25 +204,17 @@ def _rss(r: Results) -> str:
     )
 
 
-def _visible_tokens(r: Results) -> tuple[list[int], str]:
-    return payload.tokens([payload.visible(tool) for tool in r.cold.tools["automium"]])
-
-
 def _payload(r: Results) -> str:
     servers = []
     for name, tools in sorted(r.cold.tools.items()):
-        size, largest = payload.tools_list(tools), payload.entries(tools)[0]
+        size, largest = payload.size(tools), payload.entries(tools)[0]
         servers.append(
             f"{name} | {len(tools)} | **{size:,}** | {size / len(tools):,.0f} | "
             f"`{largest.name}` {largest.total:,}"
         )
-    total, entries = (
-        payload.tools_list(r.cold.tools["automium"]),
-        payload.entries(r.cold.tools["automium"]),
-    )
+    automium, how = r.cold.tools["automium"], r.tokens_counted_by
+    entries, total = payload.entries(automium), payload.size(automium)
     inputs, outputs = sum(e.input_schema for e in entries), sum(e.output_schema for e in entries)
-    counts, how = _visible_tokens(r)
-    visible = dict(zip((t["name"] for t in r.cold.tools["automium"]), counts, strict=True))
     return _section(
         "tools/list payload (minified JSON of the result's `tools` array, bytes)",
         _table("server | tools | total | per tool | largest", servers),
@@ -230,28 +222,26 @@ def _payload(r: Results) -> str:
             f"tool | bytes | inputSchema | outputSchema | description | model reads ({how})",
             [
                 f"`{e.name}` | {e.total:,} | {e.input_schema:,} | {e.output_schema:,} | "
-                f"{e.description:,} | {visible[e.name]:,}"
+                f"{e.description:,} | {r.tokens[e.name]:,}"
                 for e in entries
             ],
         ),
         f"Input schemas are {inputs:,} B ({inputs / total:.0%}), output schemas {outputs:,} B "
         f"({outputs / total:.0%}). What a model reads (each tool's name, description and "
-        f"inputSchema) is {sum(counts):,} {how}; clients that show it the output schemas too "
-        "add those.",
+        f"inputSchema) is {sum(r.tokens.values()):,} {how}; clients that show it the output "
+        "schemas too add those.",
     )
 
 
 def _growth(title: str, unit: str, points: list[Point]) -> str:
     fixed, marginal = linear_fit(points)
+    rows = [
+        f"{p.label} | {p.units:,} | {p.repeats} | {_ms(p.seconds)} | {p.per_unit_us:,.1f}"
+        for p in points
+    ]
     return _section(
         title,
-        _table(
-            f"point | {unit}s | repeats | median ms | µs per {unit}",
-            [
-                f"{p.label} | {p.units:,} | {p.repeats} | {_ms(p.seconds)} | {p.per_unit_us:,.1f}"
-                for p in points
-            ],
-        ),
+        _table(f"point | {unit}s | repeats | median ms | µs per {unit}", rows),
         f"Growth: µs per {unit} at {points[-1].units:,} ÷ at {points[-2].units:,} = "
         f"**{growth(points):.2f}x** → {_linear(points)}. Least-squares fit: {fixed:.2f} ms "
         f"fixed + {marginal:,.1f} µs per {unit}.",

@@ -15,10 +15,11 @@ import shlex
 import sys
 import time
 from dataclasses import dataclass
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 
-from benchmarks import scaling, stdio_bench, workloads
+from benchmarks import payload, scaling, stdio_bench, workloads
 from benchmarks.results import Results, render
 
 
@@ -62,14 +63,11 @@ def measure(s: Settings, command: str) -> Results:
     _progress(f"per-call latency: {s.rounds * s.batch} calls per tool, batches of {s.batch}")
     calls = stdio_bench.call_latency(s.rounds, s.batch, s.warmup, _progress)
     _progress("in-process growth")
-    budget = s.point_budget_s
-    compare = scaling.points(
-        "automium_compare_planners", workloads.COMPARE_CASES, "trialCount", budget, _progress
-    )
-    compile_ = scaling.points(
-        "automium_compile_journey", workloads.JOURNEY_CASES, "stepCount", budget, _progress
-    )
+    growth = partial(scaling.points, budget_s=s.point_budget_s, progress=_progress)
+    compare = growth("automium_compare_planners", workloads.COMPARE_CASES, "trialCount")
+    compile_ = growth("automium_compile_journey", workloads.JOURNEY_CASES, "stepCount")
     hostile = scaling.refusal_seconds("automium_compile_journey", workloads.hostile_journey())
+    tokens, counted_by = payload.visible_tokens(cold.tools["automium"])
     return Results(
         started=started.astimezone(),
         command=command,
@@ -80,6 +78,8 @@ def measure(s: Settings, command: str) -> Results:
         compare=compare,
         compile=compile_,
         hostile_refusal_s=hostile,
+        tokens=tokens,
+        tokens_counted_by=counted_by,
     )
 
 
