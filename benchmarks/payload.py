@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,32 +23,6 @@ def _minified(value: Any) -> str:
 def size(value: Any) -> int:
     """The bytes of ``value`` as minified JSON: a ``tools`` array, an entry, a schema."""
     return len(_minified(value).encode())
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One tool of a tools/list result, in bytes: the whole entry and its main parts."""
-
-    name: str
-    total: int
-    input_schema: int
-    output_schema: int
-    description: int
-
-
-def entries(tools: list[dict[str, Any]]) -> list[Entry]:
-    """Each entry of a tools/list result's ``tools`` array, largest first."""
-    measured = [
-        Entry(
-            tool["name"],
-            size(tool),
-            size(tool.get("inputSchema", {})),
-            size(tool.get("outputSchema", {})),
-            len(tool.get("description", "").encode()),
-        )
-        for tool in tools
-    ]
-    return sorted(measured, key=lambda entry: -entry.total)
 
 
 def visible_tokens(tools: list[dict[str, Any]]) -> tuple[dict[str, int], str]:

@@ -205,26 +205,26 @@ def _rss(r: Results) -> str:
 
 
 def _payload(r: Results) -> str:
-    servers = []
+    size, servers = payload.size, []
     for name, tools in sorted(r.cold.tools.items()):
-        size, largest = payload.size(tools), payload.entries(tools)[0]
+        largest = max(tools, key=size)
         servers.append(
-            f"{name} | {len(tools)} | **{size:,}** | {size / len(tools):,.0f} | "
-            f"`{largest.name}` {largest.total:,}"
+            f"{name} | {len(tools)} | **{size(tools):,}** | {size(tools) / len(tools):,.0f} | "
+            f"`{largest['name']}` {size(largest):,}"
         )
-    automium, how = r.cold.tools["automium"], r.tokens_counted_by
-    entries, total = payload.entries(automium), payload.size(automium)
-    inputs, outputs = sum(e.input_schema for e in entries), sum(e.output_schema for e in entries)
+    tools, how = sorted(r.cold.tools["automium"], key=size, reverse=True), r.tokens_counted_by
+    total, inputs = size(tools), sum(size(t["inputSchema"]) for t in tools)
+    outputs = sum(size(t["outputSchema"]) for t in tools)  # Automium publishes every one
+    rows = [
+        f"`{t['name']}` | {size(t):,} | {size(t['inputSchema']):,} | {size(t['outputSchema']):,} "
+        f"| {len(t['description'].encode()):,} | {r.tokens[t['name']]:,}"
+        for t in tools
+    ]
     return _section(
         "tools/list payload (minified JSON of the result's `tools` array, bytes)",
         _table("server | tools | total | per tool | largest", servers),
         _table(
-            f"tool | bytes | inputSchema | outputSchema | description | model reads ({how})",
-            [
-                f"`{e.name}` | {e.total:,} | {e.input_schema:,} | {e.output_schema:,} | "
-                f"{e.description:,} | {r.tokens[e.name]:,}"
-                for e in entries
-            ],
+            f"tool | bytes | inputSchema | outputSchema | description | model reads ({how})", rows
         ),
         f"Input schemas are {inputs:,} B ({inputs / total:.0%}), output schemas {outputs:,} B "
         f"({outputs / total:.0%}). What a model reads (each tool's name, description and "
