@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
 PROTOCOL_VERSION = "2025-11-25"
 
@@ -27,23 +27,21 @@ class Reply:
     seconds: float
 
 
-@contextmanager
-def spawn(argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> Iterator[PipeClient]:
-    """Start a server (its stderr goes to ours) and close its stdin at the end (EOF)."""
-    started = time.perf_counter()
-    pipe = subprocess.PIPE
-    with subprocess.Popen(argv, stdin=pipe, stdout=pipe, cwd=cwd, env=env) as process:
+class PipeClient:
+    """A JSON-RPC session with one server process (handshake era, 2025-11-25), opened as an
+    agent opens one: initialize, initialized, tools/list, each step timed from the spawn."""
+
+    def __init__(self, process: subprocess.Popen[bytes], started: float) -> None:
         assert process.stdin is not None
         assert process.stdout is not None
-        yield PipeClient(process.pid, process.stdin, process.stdout, started)
-
-
-class PipeClient:
-    """A JSON-RPC session with one server process (handshake era, 2025-11-25)."""
-
-    def __init__(self, pid: int, stdin: IO[bytes], stdout: IO[bytes], started: float) -> None:
-        self.pid, self.started = pid, started
-        self._in, self._out, self._next_id = stdin, stdout, 0
+        self.pid, self._in, self._out, self._next_id = process.pid, process.stdin, process.stdout, 0
+        client = {"name": "automium-bench", "version": "0"}
+        hello = {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": client}
+        self.request("initialize", hello)
+        self._send({"method": "notifications/initialized"})
+        self.to_initialize = time.perf_counter() - started
+        self.tools: list[dict[str, Any]] = self.request("tools/list").result["tools"]
+        self.to_tools_list = time.perf_counter() - started
 
     def _send(self, message: dict[str, Any]) -> None:
         line = json.dumps({"jsonrpc": "2.0", **message}, separators=(",", ":"))
@@ -66,19 +64,19 @@ class PipeClient:
                     raise RuntimeError(f"not a result: {line[:300]!r}")
                 return Reply(message["result"], line.rstrip(b"\n"), seconds)
 
-    def initialize(self) -> None:
-        client = {"name": "automium-bench", "version": "0"}
-        params = {"protocolVersion": PROTOCOL_VERSION, "capabilities": {}, "clientInfo": client}
-        self.request("initialize", params)
-        self._send({"method": "notifications/initialized"})
-
     def call_tool(self, name: str, arguments: dict[str, Any]) -> Reply:
         return self.request("tools/call", {"name": name, "arguments": arguments})
 
     def peak_rss_kib(self) -> int:
-        """``VmHWM`` (peak resident set) of the server process, in KiB; 0 if unknown."""
-        try:
-            with open(f"/proc/{self.pid}/status", encoding="ascii") as status:
-                return next((int(ln.split()[1]) for ln in status if ln.startswith("VmHWM:")), 0)
-        except OSError:
-            return 0
+        """``VmHWM`` (peak resident set) of the server process, in KiB (Linux, as the run)."""
+        with open(f"/proc/{self.pid}/status", encoding="ascii") as status:
+            return next((int(ln.split()[1]) for ln in status if ln.startswith("VmHWM:")), 0)
+
+
+@contextmanager
+def session(argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> Iterator[PipeClient]:
+    """Start a server (its stderr goes to ours), open a session with it and close its stdin
+    at the end (EOF)."""
+    started, pipe = time.perf_counter(), subprocess.PIPE
+    with subprocess.Popen(argv, stdin=pipe, stdout=pipe, cwd=cwd, env=env) as process:
+        yield PipeClient(process, started)

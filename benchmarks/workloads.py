@@ -64,6 +64,8 @@ COMPARE_CASES = {
 }
 
 _ADD = {"role": "button", "name": "Add to cart", "nth": 0}
+_CART_STATUS = {"role": "status", "name": "Cart updates"}
+_SORT = {"role": "combobox", "name": "Sort by"}
 # Ten steps that are valid on the returning buyer's pages, cycled through (nine intents):
 # search from home, add the first result, sort, open the mug and set a quantity.
 _STEPS: tuple[dict[str, Any], ...] = (
@@ -72,16 +74,8 @@ _STEPS: tuple[dict[str, Any], ...] = (
     {"intent": "press_key", "key": "Enter"},
     {"intent": "hover", "target": _ADD},
     {"intent": "click", "target": _ADD},
-    {
-        "intent": "wait_for",
-        "target": {"role": "status", "name": "Cart updates"},
-        "state": "visible",
-    },
-    {
-        "intent": "select_option",
-        "target": {"role": "combobox", "name": "Sort by"},
-        "value": "Price: low to high",
-    },
+    {"intent": "wait_for", "target": _CART_STATUS, "state": "visible"},
+    {"intent": "select_option", "target": _SORT, "value": "Price: low to high"},
     {"intent": "scroll", "direction": "down"},
     {"intent": "click", "target": {"role": "link", "name": "Stoneware mug"}},
     {"intent": "fill", "target": {"role": "spinbutton", "name": "Quantity"}, "value": "2"},
@@ -92,18 +86,12 @@ def generated_journey(steps: int) -> dict[str, Any]:
     """A valid shop-lite journey of ``steps`` steps (a multiple of ten: unique ids, mixed
     intents, every one checked against its page) and 3 assertions."""
     body = [{"id": f"s{i:04d}", **_STEPS[i % len(_STEPS)]} for i in range(steps)]
-    first, last = body[0]["id"], body[-1]["id"]
     mug = {"role": "heading", "name": "Stoneware mug"}
+    mug_after_last = {"target": mug, "afterStep": body[-1]["id"]}
     assertions = [
-        {"id": "a-route", "kind": "route_is", "route": "home", "afterStep": first},
-        {"id": "a-visible", "kind": "visible", "target": mug, "afterStep": last},
-        {
-            "id": "a-text",
-            "kind": "text_contains",
-            "target": mug,
-            "expected": "mug",
-            "afterStep": last,
-        },
+        {"id": "a-route", "kind": "route_is", "route": "home", "afterStep": body[0]["id"]},
+        {"id": "a-visible", "kind": "visible", **mug_after_last},
+        {"id": "a-text", "kind": "text_contains", "expected": "mug", **mug_after_last},
     ]
     name, goal = f"shop-lite.generated-{steps}", f"A generated journey of {steps} steps"
     return {**JOURNEY, "id": name, "goal": goal, "steps": body, "assertions": assertions}
