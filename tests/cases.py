@@ -415,6 +415,7 @@ TOOLS: Mapping[str, ToolCases] = {
             ErrorCode.INVALID_ARTIFACT_PATH,
             ErrorCode.CONTENT_TYPE_MISMATCH,
             ErrorCode.UNKNOWN_STEP,
+            ErrorCode.UNKNOWN_JOURNEY,
         },
     ),
     "automium_compare_planners": ToolCases(

@@ -17,13 +17,14 @@ Also here, because ``tests/cases.py`` is shared and these are this suite's own:
   now requires;
 - :func:`full_successes`: a success per tool that sets every optional property (journeys
   given whole, events, failures), so a hostile change can reach every field;
-- :data:`DOMAIN_RULES`: the codes a call its contract accepts may still earn, per tool.
+- :func:`fenced_blocks`: the fenced code blocks of a prompt's text, as CommonMark reads them.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -41,7 +42,6 @@ from tests.cases import (
     REPLAY,
     RUN_ID,
     SUBMISSION,
-    TOOLS,
     Refusal,
     nested,
     reference_journey,
@@ -505,41 +505,20 @@ def full_successes() -> Mapping[str, tuple[Any, ...]]:
     }
 
 
-# Codes a call its contract accepts may still earn, per tool: rules of the corpus and of
-# the domain that no JSON Schema can state (ids that exist, references between fields,
-# entries that collide once folded, the pages a journey goes through).
-JOURNEY_RULES = TOOLS["automium_compile_journey"].corpus_rules | {
-    ErrorCode.UNKNOWN_TARGET,
-    ErrorCode.AMBIGUOUS_TARGET,
-    ErrorCode.UNKNOWN_ROLE,
-    ErrorCode.INVALID_LOCATOR,
-    ErrorCode.TARGET_NOT_ACTIONABLE,
-    ErrorCode.UNKNOWN_OPTION,
-    ErrorCode.MISSING_ROUTE_PARAM,
-    ErrorCode.UNKNOWN_ROUTE_PARAM,
-    ErrorCode.UNKNOWN_FILE_REF,
-    ErrorCode.LITERAL_SECRET,
-    ErrorCode.ROUTE_NOT_REACHED,
-}
-DOMAIN_RULES: Mapping[str, frozenset[ErrorCode]] = {
-    "automium_list_apps": TOOLS["automium_list_apps"].corpus_rules,
-    "automium_list_fixtures": TOOLS["automium_list_fixtures"].corpus_rules,
-    "automium_compile_journey": JOURNEY_RULES,
-    "automium_create_run_submission": TOOLS["automium_create_run_submission"].corpus_rules
-    | JOURNEY_RULES
-    | {ErrorCode.UNKNOWN_JOURNEY, ErrorCode.JOURNEY_APP_MISMATCH},
-    "automium_get_replay_summary": TOOLS["automium_get_replay_summary"].corpus_rules
-    | {ErrorCode.EVENT_RUN_MISMATCH, ErrorCode.EVENT_VERDICT_MISMATCH},
-    "automium_get_artifact_manifest": TOOLS["automium_get_artifact_manifest"].corpus_rules
-    | JOURNEY_RULES
-    | {ErrorCode.CONTENT_TYPE_MISMATCH, ErrorCode.UNKNOWN_STEP, ErrorCode.UNKNOWN_JOURNEY},
-    "automium_compare_planners": TOOLS["automium_compare_planners"].corpus_rules
-    | JOURNEY_RULES
-    | {
-        ErrorCode.UNKNOWN_PLANNER,
-        ErrorCode.DUPLICATE_TRIAL,
-        ErrorCode.JOURNEY_APP_CONFLICT,
-        ErrorCode.APP_NOT_COMPARED,
-        ErrorCode.INCONSISTENT_TRIAL,
-    },
-}
+def fenced_blocks(text: str) -> list[str]:
+    """The body of each fenced code block of ``text``, as CommonMark reads it: a block opens
+    with a line of three or more backticks (then an info string without backticks) and
+    closes at the next line of at least as many backticks and nothing but spaces after."""
+    blocks: list[str] = []
+    lines = iter(text.split("\n"))
+    for line in lines:
+        opening = re.fullmatch(r"(`{3,})[^`]*", line)
+        if opening:
+            closing = re.compile(f"`{{{len(opening[1])},}} *")
+            body = []
+            for inner in lines:
+                if closing.fullmatch(inner):
+                    break
+                body.append(inner)
+            blocks.append("\n".join(body))
+    return blocks

@@ -12,7 +12,6 @@ what its tool refuses (7) and answers a caller cannot corrupt (13).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -27,6 +26,7 @@ from tests.safety.crafted import (
     FENCE_BREAK,
     PROMPT_ROWS,
     TOOL_ROWS,
+    fenced_blocks,
     journey_of_steps,
     prompt_renders,
     prompt_rows,
@@ -160,25 +160,6 @@ def test_a_long_prompt_argument_is_refused_in_a_message_that_fits_the_contract(
 # -- item 7: evidence is data, and the compare prompt refuses what its tool refuses -------
 
 
-def _fenced_blocks(text: str) -> list[str]:
-    """The body of each fenced code block of ``text``, as CommonMark reads it: a block opens
-    with a line of three or more backticks (then an info string without backticks) and
-    closes at the next line of at least as many backticks and nothing but spaces after."""
-    blocks: list[str] = []
-    lines = iter(text.split("\n"))
-    for line in lines:
-        opening = re.fullmatch(r"(`{3,})[^`]*", line)
-        if opening:
-            closing = re.compile(f"`{{{len(opening[1])},}} *")
-            body = []
-            for inner in lines:
-                if closing.fullmatch(inner):
-                    break
-                body.append(inner)
-            blocks.append("\n".join(body))
-    return blocks
-
-
 @pytest.mark.parametrize(
     "evidence",
     [FENCE_BREAK, "````\nfour backticks\n````", "ends in backticks ```", "`" * 20_000],
@@ -189,7 +170,7 @@ def test_evidence_stays_whole_inside_one_fenced_block(evidence: str) -> None:
     (message,) = prompts.get("debug_failed_run", {**arguments, "evidence": evidence}).messages
     assert isinstance(message.content, types.TextContent)
 
-    assert evidence in _fenced_blocks(message.content.text)
+    assert evidence in fenced_blocks(message.content.text)
 
 
 @pytest.mark.parametrize(

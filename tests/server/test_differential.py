@@ -21,7 +21,7 @@ must be:
 - an ``isError`` result whose document ``tool-error.v1`` accepts (so its code is of the
   vocabulary and its message, path and ``allowed`` list within the contract's limits); for
   arguments the contract accepts, only with codes of the tool's domain rules
-  (:data:`tests.safety.crafted.DOMAIN_RULES`: what no schema can state);
+  (:attr:`tests.cases.ToolCases.corpus_rules`: what no schema can state);
 - and, for a hostile change: past the nesting or entries limit, exactly ``limit_exceeded``
   at ``""`` (and that problem for nothing else); a value of the wrong type refused by a
   problem at it, at a container of it or inside it, never ``limit_exceeded`` at it (a type
@@ -66,7 +66,7 @@ from automium.limits import MAX_DEPTH, MAX_ENTRIES
 from automium.mcp_server import prompts, tools
 from automium.validation import check
 from tests.cases import TOOLS
-from tests.safety.crafted import DOMAIN_RULES, full_successes, prompt_renders
+from tests.safety.crafted import fenced_blocks, full_successes, prompt_renders
 from tests.strategies import (
     Hostile,
     from_schema,
@@ -167,7 +167,7 @@ class Judge:
         self.published = reference(PUBLISHED[name].input_schema)
         self.accepts = accepts or reference(bundled_schema(capability.input_contract)).is_valid
         self.output_contract = capability.output_contract
-        self.domain_rules = DOMAIN_RULES[name]
+        self.domain_rules = TOOLS[name].corpus_rules
         self.seen = {"accepted": 0, "domain rule": 0, "rejected": 0, "over a limit": 0}
 
     def fuzz(
@@ -302,23 +302,6 @@ READY_MADE: dict[str, str] = {
 }
 
 
-def _fenced_blocks(text: str) -> list[str]:
-    """The body of each fenced code block of ``text``, as CommonMark reads it."""
-    blocks: list[str] = []
-    lines = iter(text.split("\n"))
-    for line in lines:
-        opening = re.fullmatch(r"(`{3,})[^`]*", line)
-        if opening:
-            closing = re.compile(f"`{{{len(opening[1])},}} *")
-            body = []
-            for inner in lines:
-                if closing.fullmatch(inner):
-                    break
-                body.append(inner)
-            blocks.append("\n".join(body))
-    return blocks
-
-
 def _objects(blocks: list[str]) -> Iterator[dict[str, Any]]:
     for block in blocks:
         try:
@@ -353,7 +336,7 @@ class PromptJudge:
         text = message.content.text
         given = sum(len(k) + len(v) for k, v in arguments.items())
         assert len(text) <= RENDER_BASE + RENDER_PER_CHARACTER * given, (len(text), given)
-        blocks = _fenced_blocks(text)
+        blocks = fenced_blocks(text)
         if "evidence" in arguments:
             assert arguments["evidence"] in blocks
         if self.ready_made is not None:
