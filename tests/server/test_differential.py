@@ -209,7 +209,11 @@ class Judge:
             return
         assert check("tool-error.v1", document) == [], document
         problems = self._problems(document)
-        assert LIMIT_AT_THE_TOP not in problems or self._over_the_size(arguments), problems
+        if problems == [LIMIT_AT_THE_TOP] and self._over_the_size(arguments):
+            # Past 1 MiB of JSON: no schema states that limit, so the contract may accept it.
+            self.seen["over a limit"] += 1
+            return
+        assert LIMIT_AT_THE_TOP not in problems, problems
         if accepted:
             assert {code for code, _ in problems} <= self.domain_rules, (arguments, problems)
         elif change is not None and change.kind == "type":
@@ -306,7 +310,7 @@ def _objects(blocks: list[str]) -> Iterator[dict[str, Any]]:
     for block in blocks:
         try:
             value = json.loads(block)
-        except ValueError:
+        except (ValueError, RecursionError):  # evidence may be "[[[[…", past the stack
             continue
         if isinstance(value, dict):
             yield value
@@ -350,7 +354,7 @@ class PromptJudge:
 def _parsed(text: str | None) -> Any:
     try:
         return json.loads(text or "")
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
