@@ -119,9 +119,9 @@ def _object(schema: Schema, root: Schema, nesting: int) -> st.SearchStrategy[Any
     required = set(schema.get("required", []))
     extra = schema.get("additionalProperties")
     if isinstance(extra, Mapping):  # a typed map
-        names = schema.get("propertyNames", {}).get("pattern", "^[a-z]{1,8}$")
+        names = schema.get("propertyNames", {"pattern": "^[a-z]{1,8}$"})
         return st.dictionaries(
-            st.from_regex(_anchored(names), fullmatch=True),
+            _string(names, root, nesting),  # its pattern and its length
             from_schema(extra, root, nesting),
             max_size=min(schema.get("maxProperties", _MAX_ITEMS), _MAX_ITEMS),
         )
