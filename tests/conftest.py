@@ -18,7 +18,7 @@ from syrupy.extensions.json import JSONSnapshotExtension
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData
 
-settings.register_profile("dev", max_examples=50)
+settings.register_profile("dev", max_examples=25)
 settings.register_profile("ci", max_examples=1500, derandomize=True, database=None)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev")

@@ -37,7 +37,7 @@ drops one. The answer must be a text that stays proportionate to its arguments (
 evidence whole inside one fence and offers only a ready-made call its tool's contract
 accepts; or -32602 whose data ``tool-error.v1`` accepts, with a message within its limit.
 
-The number of examples is the Hypothesis profile's (``tests/conftest.py``): 50 by default,
+The number of examples is the Hypothesis profile's (``tests/conftest.py``): 25 by default,
 1,500 in CI. Runs are derandomized; ``pytest -s`` prints what each test saw.
 """
 
@@ -370,7 +370,8 @@ def test_hostile_prompt_arguments_get_a_text_or_invalid_params(name: str) -> Non
         lambda renders: hostile_prompt_arguments(renders, names)
     )
 
-    @FUZZ
+    # At least 50 even in a quick run: fewer draw no refusal of compare_planner_backends.
+    @settings(FUZZ, max_examples=max(FUZZ.max_examples, 50))
     @given(drawn)
     def differential(arguments: dict[str, str]) -> None:
         judge.judge(arguments)
