@@ -39,7 +39,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urljoin
@@ -222,6 +222,15 @@ def _each(node: Json, apply: Any) -> Json:
         else:
             out[key] = apply(value)
     return out
+
+
+def _bottom_up(node: Any, rewrite: Callable[[Json], Any]) -> Any:
+    """``node`` with ``rewrite`` applied to every schema it holds, innermost first."""
+    if isinstance(node, list):
+        return [_bottom_up(item, rewrite) for item in node]
+    if not isinstance(node, dict):
+        return node
+    return rewrite(_each(node, lambda sub: _bottom_up(sub, rewrite)))
 
 
 def _below(node: Json) -> Iterator[Any]:
@@ -616,11 +625,10 @@ def _replaced(node: Any, name: str, body: Json) -> Any:
 def _closed(node: Any) -> Any:
     """``node`` with its nullable enums merged and its all-required closed objects written
     with ``minProperties`` (see :func:`publish_output`)."""
-    if isinstance(node, list):
-        return [_closed(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = _each(node, _closed)
+    return _bottom_up(node, _closed_one)
+
+
+def _closed_one(out: Json) -> Json:
     branches = out.get("oneOf")
     if isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches:
         (other,) = [b for b in branches if b != {"type": "null"}]
@@ -679,11 +687,10 @@ def _portable(node: Any) -> Any:
     """``node`` as strict clients read it (Ajv's strict mode, the Inspector's ``--strict``):
     a list of types becomes an ``anyOf`` of one type each, each branch with the keywords that
     judge its type. Same acceptance."""
-    if isinstance(node, list):
-        return [_portable(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = _each(node, _portable)
+    return _bottom_up(node, _portable_one)
+
+
+def _portable_one(out: Json) -> Json:
     kinds = out.get("type")
     if isinstance(kinds, list):
         typed = {k for kind in kinds for k in _TYPED_KEYWORDS.get(kind, ())}
@@ -697,11 +704,11 @@ def _portable(node: Any) -> Any:
 
 
 def _implied(node: Any) -> Any:
-    if isinstance(node, list):
-        return [_implied(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = _each(node, _implied)
+    """``node`` without the ``type`` its ``const`` or string ``enum`` already implies."""
+    return _bottom_up(node, _implied_one)
+
+
+def _implied_one(out: Json) -> Json:
     strings = isinstance(out.get("enum"), list) and all(isinstance(e, str) for e in out["enum"])
     if "const" in out or (strings and out.get("type") == "string"):
         out.pop("type", None)
@@ -710,18 +717,13 @@ def _implied(node: Any) -> Any:
 
 def _renamed(node: Any, names: Mapping[str, str]) -> Any:
     """``node`` with every local ``$ref`` to a renamed definition pointing at its new name."""
-    if isinstance(node, list):
-        return [_renamed(item, names) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out: Json = {}
-    for key, value in node.items():
-        ref = value.removeprefix("#/$defs/") if key == "$ref" and isinstance(value, str) else None
-        if ref is not None and ref in names:
-            out[key] = f"#/$defs/{names[ref]}"
-        else:
-            out[key] = _each({key: value}, lambda sub: _renamed(sub, names))[key]
-    return out
+
+    def rename(out: Json) -> Json:
+        ref = out.get("$ref")
+        name = ref.removeprefix("#/$defs/") if isinstance(ref, str) else ""
+        return {**out, "$ref": f"#/$defs/{names[name]}"} if name in names else out
+
+    return _bottom_up(node, rename)
 
 
 def _reachable(root: Json, defs: Json) -> Json:
