@@ -56,10 +56,6 @@ class Trial:
                 raise TrialError(f"a passed trial completed every step: {self!r}")
 
     @property
-    def recovery_attempted(self) -> bool:
-        return self.recovery_attempts > 0
-
-    @property
     def recovered(self) -> bool:
         """Tried recovery and passed: the trial-level recovery the records can tell."""
         return self.passed and self.recovery_attempts > 0

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from automium import corpus
 from automium.contracts import Fixture
 from automium.corpus.pages import Element, View, page
 
@@ -137,10 +136,6 @@ def submit_target(location: Location, field: Element) -> Element | None:
         ),
         None,
     )
-
-
-def fixture_of(fixture_id: str, app_id: str) -> Fixture:
-    return corpus.get_fixture(fixture_id, app_id)
 
 
 def _lines(location: Location, indexes: set[int]) -> list[str]:
