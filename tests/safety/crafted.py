@@ -13,8 +13,8 @@ under the audit-hook guard by ``tests/safety/test_boundaries.py``.
 
 Also here, because ``tests/cases.py`` is shared and these are this suite's own:
 
-- :func:`prompt_renders`: every prompt that must render, with the arguments each prompt
-  now requires;
+- :func:`prompt_renders`: every prompt that must render, the shared renders and this
+  suite's own;
 - :func:`full_successes`: a success per tool that sets every optional property (journeys
   given whole, events, failures), so a hostile change can reach every field;
 - :func:`fenced_blocks`: the fenced code blocks of a prompt's text, as CommonMark reads them.
@@ -46,6 +46,7 @@ from tests.cases import (
     nested,
     reference_journey,
 )
+from tests.cases import prompt_renders as shared_renders
 
 MALFORMED = ErrorCode.MALFORMED_PLANNER_METADATA
 BAD_PATH = ErrorCode.INVALID_ARTIFACT_PATH
@@ -437,15 +438,14 @@ PROMPT_ROWS: Mapping[str, Mapping[str, Refusal]] = {
         },
     },
 }
+# This suite's own renders, beside the shared ones of tests/cases.py.
 PROMPT_RENDERS: Mapping[str, Mapping[str, dict[str, str]]] = {
-    "draft_journey": {"buy-a-mug": DRAFT},
     "debug_failed_run": {
-        "failed-assertion": DEBUG_RUN,
+        "with-a-retry-count": DEBUG_RUN,
         "evidence-that-closes-its-fence": {**DEBUG_RUN, "evidence": FENCE_BREAK},
         "evidence-of-20000-characters": {**DEBUG_RUN, "evidence": "`" * 20_000},
     },
     "compare_planner_backends": {
-        "two-planners-on-two-apps": BACKENDS,
         "at-the-caps": {**BACKENDS, "appIds": FIVE_APPS, "planners": _pairs(8)},
     },
 }
@@ -459,13 +459,14 @@ def prompt_rows() -> list[tuple[str, str, Refusal]]:
 
 
 def prompt_renders() -> list[tuple[str, str, dict[str, str]]]:
-    """``(case id, prompt, arguments)`` of every prompt that must render: this suite's own
-    (the shared cases of ``tests/cases.py`` with the arguments each prompt now requires)."""
-    return [
+    """``(case id, prompt, arguments)`` of every prompt that must render: the shared renders
+    of ``tests/cases.py``, then this suite's own (an optional argument set, hostile text)."""
+    own = [
         (f"{p}.{name}", p, arguments)
         for p, renders in PROMPT_RENDERS.items()
         for name, arguments in renders.items()
     ]
+    return [*shared_renders(), *own]
 
 
 # --- what the fuzzing starts from ----------------------------------------------------------
