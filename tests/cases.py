@@ -616,3 +616,10 @@ def refused(run: Callable[[A], object], argument: A) -> tuple[Problem, ...]:
 def refusal(run: Callable[[A], object], argument: A) -> list[tuple[ErrorCode, str]]:
     """``(code, path)`` of each problem of ``run(argument)``, which must be refused."""
     return [(p.code, p.path) for p in refused(run, argument)]
+
+
+def error_problems(document: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(code, path)`` of every problem of a tool-error document: the one it states, then
+    the others it lists."""
+    every = [document, *document.get("problems", [])]
+    return [(p["code"], p.get("path", "")) for p in every]

@@ -21,7 +21,7 @@ from automium.contracts import ErrorCode
 from automium.mcp_server import prompts, tools
 from automium.mcp_server.server import build_server
 from automium.validation import check
-from tests.cases import Refusal
+from tests.cases import Refusal, error_problems
 from tests.safety.crafted import (
     FENCE_BREAK,
     PROMPT_ROWS,
@@ -40,12 +40,6 @@ MESSAGE_LIMIT = 2000  # tool-error.v1: a message is Text, at most 2,000 characte
 
 def _ids(rows: list[tuple[str, str, Any]]) -> list[Any]:
     return [pytest.param(name, row, id=case) for case, name, row in rows]
-
-
-def _problems(document: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    """Every problem: the one the document states, then the others it lists."""
-    every = [document, *document.get("problems", [])]
-    return tuple((p["code"], p.get("path", "")) for p in every)
 
 
 def _tool_refusal(name: str, arguments: Any) -> dict[str, Any]:
@@ -71,7 +65,7 @@ def _prompt_refusal(name: str, arguments: dict[str, str]) -> types.ErrorData:
 
 def _as_row(document: dict[str, Any], row: Refusal) -> tuple[Any, ...]:
     """What of ``document`` the row states: code, path and, when it names them, problems."""
-    problems = _problems(document) if row.problems else ()
+    problems = tuple(error_problems(document)) if row.problems else ()
     return document["code"], document.get("path", ""), problems
 
 

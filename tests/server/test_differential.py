@@ -65,7 +65,7 @@ from automium.guidance import BY_NAME as GUIDES
 from automium.limits import MAX_DEPTH, MAX_ENTRIES
 from automium.mcp_server import prompts, tools
 from automium.validation import check
-from tests.cases import TOOLS
+from tests.cases import TOOLS, error_problems
 from tests.safety.crafted import fenced_blocks, full_successes, prompt_renders
 from tests.strategies import (
     Hostile,
@@ -197,7 +197,7 @@ class Judge:
         assert document is not None
         if over_a_limit:  # refused before any validator (and too deep for the reference)
             assert result.is_error, arguments
-            assert self._problems(document) == [LIMIT_AT_THE_TOP]
+            assert error_problems(document) == [LIMIT_AT_THE_TOP]
             self.seen["over a limit"] += 1
             return
         # On the wire, absent and null arguments both mean "no arguments".
@@ -208,7 +208,7 @@ class Judge:
             self._success(document, result, accepted=accepted)
             return
         assert check("tool-error.v1", document) == [], document
-        problems = self._problems(document)
+        problems = error_problems(document)
         if problems == [LIMIT_AT_THE_TOP] and self._over_the_size(arguments):
             # Past 1 MiB of JSON: no schema states that limit, so the contract may accept it.
             self.seen["over a limit"] += 1
@@ -232,12 +232,6 @@ class Judge:
         assert "\n" not in summary
         assert text == json.dumps(document, ensure_ascii=False, separators=(",", ":"))
         self.seen["accepted"] += 1
-
-    @staticmethod
-    def _problems(document: dict[str, Any]) -> list[tuple[str, str]]:
-        # The document states its first problem and lists only the others.
-        every = [document, *document.get("problems", [])]
-        return [(p["code"], p.get("path", "")) for p in every]
 
     @staticmethod
     def _over_the_size(arguments: Any) -> bool:
