@@ -62,7 +62,7 @@ from automium import corpus
 from automium.capabilities import BY_NAME
 from automium.contracts import bundled_schema
 from automium.guidance import BY_NAME as GUIDES
-from automium.limits import MAX_DEPTH, MAX_ENTRIES
+from automium.limits import MAX_ARGUMENTS_SIZE, MAX_DEPTH, MAX_ENTRIES
 from automium.mcp_server import prompts, tools
 from automium.validation import check
 from tests.cases import TOOLS, error_problems
@@ -236,7 +236,8 @@ class Judge:
     @staticmethod
     def _over_the_size(arguments: Any) -> bool:
         # The limit counts characters of compact JSON without escapes, a lower bound.
-        return len(json.dumps(arguments, separators=(",", ":"), ensure_ascii=False)) > 2**20
+        compact = json.dumps(arguments, separators=(",", ":"), ensure_ascii=False)
+        return len(compact) > MAX_ARGUMENTS_SIZE
 
 
 @cache
