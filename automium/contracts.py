@@ -19,6 +19,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+import pydantic_core
 from automium_contracts.index import HOMES
 from pydantic import BaseModel
 
@@ -131,8 +132,17 @@ def to_document(model: BaseModel) -> dict[str, Any]:
 
 
 def to_json(document: Mapping[str, Any]) -> str:
-    """A document's JSON text without spaces: a model reads every byte an answer sends."""
-    return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    """A document's JSON text without spaces: a model reads every byte an answer sends.
+
+    pydantic-core writes it in about 40% of json.dumps' time (a 9 KB comparison: 24 µs
+    against 60). The two differ only in exponents (``1e-7``, not ``1e-07``), which no v1
+    output has; a string no UTF-8 can carry (a lone surrogate, which only an in-process
+    caller can pass) is left to json.dumps.
+    """
+    try:
+        return pydantic_core.to_json(document).decode()
+    except pydantic_core.PydanticSerializationError:
+        return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
 
 
 def present(**fields: Any) -> dict[str, Any]:

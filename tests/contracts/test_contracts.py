@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
-from automium.contracts import bundled_schema, contract_names, model_for, to_document
+from automium.contracts import bundled_schema, contract_names, model_for, to_document, to_json
 from automium.validation import check
 from tests.contracts.invalid import EXAMPLES, invalid_documents
 
@@ -160,3 +160,11 @@ def test_bundled_schemas_are_self_contained(name: str) -> None:
     refs = [n["$ref"] for _, n in _subschemas(bundled_schema(name)) if "$ref" in n]
     assert all(ref.startswith("#/$defs/") for ref in refs)
     Draft202012Validator.check_schema(dict(bundled_schema(name)))
+
+
+def test_a_documents_json_text_is_compact_utf8_and_written_for_any_string() -> None:
+    assert (
+        to_json({"a": [1.5, None, True], "b": "é\u2028"}) == '{"a":[1.5,null,true],"b":"é\u2028"}'
+    )
+    # A lone surrogate has no UTF-8 (no wire message can carry one); in process it is kept.
+    assert json.loads(to_json({"s": "\ud800"})) == {"s": "\ud800"}
