@@ -27,6 +27,7 @@ stable in snapshot diffs. Token averages are rounded to 0.1 token.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from statistics import NormalDist
@@ -79,16 +80,25 @@ def _pass_hat_k(counts: Mapping[TaskKey, Tally], k: int) -> Fraction:
         raise TrialError(f"pass^{k} needs at least {k} trials per task; too few for {short}")
     if not counts:
         return Fraction(0)
+    numerator, denominator = _pass_hat_k_ratio(Counter(counts.values()), k)
+    return Fraction(numerator, denominator)
+
+
+def _pass_hat_k_ratio(tallies: Mapping[Tally, int], k: int) -> tuple[int, int]:
+    """pass^k over tasks counted by their tally, as an exact ratio of two integers; every
+    task has at least ``k`` trials."""
     # Tasks with the same n share a denominator: sum their numerators as integers first, so a
-    # comparison of many tasks adds a handful of Fractions instead of one per task.
+    # comparison of many tasks adds a handful of ratios instead of one per task.
     numerators: dict[int, int] = {}
-    for n, c in counts.values():
-        numerators[n] = numerators.get(n, 0) + math.comb(c, k)
+    for (n, c), tasks in tallies.items():
+        numerators[n] = numerators.get(n, 0) + tasks * math.comb(c, k)
+    count = sum(tallies.values())
     if len(numerators) == 1:  # every task has n trials, as in any modeled comparison
         ((n, total),) = numerators.items()
-        return Fraction(total, math.comb(n, k) * len(counts))
-    ratios = (Fraction(total, math.comb(n, k)) for n, total in numerators.items())
-    return sum(ratios, Fraction(0)) / len(counts)
+        return total, math.comb(n, k) * count
+    mean = sum((Fraction(total, math.comb(n, k)) for n, total in numerators.items()), Fraction(0))
+    mean /= count
+    return mean.numerator, mean.denominator
 
 
 def k_points(n: int) -> list[int]:
@@ -156,14 +166,14 @@ def metrics_for(trials: Iterable[Trial]) -> Metrics:
         tally = counts.setdefault((t.planner_id, t.app_id, t.journey_id), [0, 0])
         tally[0] += 1
         tally[1] += t.passed
-    tasks = {key: (n, c) for key, (n, c) in counts.items()}
-    fewest = min((n for n, _ in tasks.values()), default=0)
-    curve = [PassHatK(k=k, value=_rounded(_pass_hat_k(tasks, k))) for k in k_points(fewest)]
+    by_tally = Counter((n, c) for n, c in counts.values())
+    fewest = min((n for n, _ in by_tally), default=0)
+    curve = [PassHatK(k=k, value=_ratio(*_pass_hat_k_ratio(by_tally, k))) for k in k_points(fewest)]
     total_tokens = input_tokens + output_tokens
     return Metrics(
         trials=count,
         passed=passed,
-        journeys=len(tasks),
+        journeys=len(counts),
         pass_rate=_rounded(passed / count) if count else None,
         pass_rate_interval=_interval(passed, count) if count else None,
         pass_hat_k=curve,
@@ -191,3 +201,9 @@ def _latency(ordered: Sequence[int]) -> Latency:
 
 def _rounded(value: float | Fraction) -> float:
     return round(float(value), DECIMALS)
+
+
+def _ratio(numerator: int, denominator: int) -> float:
+    # int / int is correctly rounded, as float(Fraction(numerator, denominator)) is: the
+    # same float, without building the Fraction.
+    return round(numerator / denominator, DECIMALS)

@@ -74,7 +74,7 @@ import hashlib
 import json
 import struct
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from automium.benchmark.steps import DECISION, HAZARDS, JourneyProfile
@@ -160,8 +160,18 @@ class PlannerProfile:
     verbosity: float
     sensitivity: tuple[tuple[str, float], ...]
     """(hazard name, multiplier) for every hazard; decision's is always 1."""
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Half of plan()'s cache key, looked up once per journey of a comparison.
+        key = (self.planner_id, self.vendor, self.model, self.skill, self.sensitivity)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
+@lru_cache(maxsize=64)  # a request names at most 8 planners, and an agent reuses its own
 def planner_profile(planner_id: str, vendor: str, model: str) -> PlannerProfile:
     """The modeled traits of a planner; the same vendor and model give the same traits."""
     name = [vendor.strip().casefold(), model.strip().casefold()]

@@ -16,7 +16,7 @@ executor, ``decision.rejected`` on the planner, ``policy.denied`` on the runtime
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -163,6 +163,16 @@ class JourneyProfile:
     steps: tuple[StepProfile, ...]
     max_attempts: int
     strategies: frozenset[str]
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # A profile is a cache key of every modeled trial (model.plan); hashing its steps
+        # anew for each lookup was a tenth of a small comparison.
+        key = (self.app_id, self.journey_id, self.steps, self.max_attempts, self.strategies)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def assertions(self) -> int:
