@@ -349,7 +349,7 @@ def _trial(
     )
     decisions = reached + retries
     output_per_decision = OUTPUT_TOKENS_PER_DECISION * planner.verbosity
-    return Trial(
+    return Trial.consistent(
         planner.planner_id,
         journey.app_id,
         journey.journey_id,
