@@ -285,21 +285,28 @@ def model_trials(
     corpus_version: str, planner: PlannerProfile, journey: JourneyProfile, repetitions: int
 ) -> list[Trial]:
     """Repetitions ``0 .. repetitions - 1`` of ``journey`` by ``planner``, in order."""
-    identity = [corpus_version, journey.journey_id, planner.planner_id, planner.vendor]
-    # The JSON of trial_seed's array without its closing "]": hashed once per repetition with
-    # only the index appended, which gives trial_seed's bytes without re-encoding the rest.
-    prefix = _canonical([*identity, planner.model])[:-1] + b","
+    prefix = _seed_prefix(
+        corpus_version, journey.journey_id, planner.planner_id, planner.vendor, planner.model
+    )
     journey_plan = plan(planner, journey)
+    sha256 = hashlib.sha256
     return [
         _trial(
-            hashlib.sha256(prefix + b"%d]" % repetition).digest(),
-            planner=planner,
-            journey=journey,
-            journey_plan=journey_plan,
-            repetition=repetition,
+            sha256(prefix + b"%d]" % repetition).digest(),
+            planner,
+            journey,
+            journey_plan,
+            repetition,
         )
         for repetition in range(repetitions)
     ]
+
+
+@lru_cache(maxsize=1024)  # a request has at most 8 planners x 20 journeys
+def _seed_prefix(*identity: str) -> bytes:
+    """The JSON of trial_seed's array without its repetition and closing "]": hashed with
+    only the index appended, it gives trial_seed's bytes without re-encoding the rest."""
+    return _canonical(identity)[:-1] + b","
 
 
 Failure = tuple[int, FailureClass, str]
@@ -322,9 +329,8 @@ class _Draws:
         return self.left.pop()
 
 
-def _trial(
+def _trial(  # positional: called once per trial, where keywords cost
     digest: bytes,
-    *,
     planner: PlannerProfile,
     journey: JourneyProfile,
     journey_plan: Plan,

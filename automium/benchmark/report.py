@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from automium import corpus
-from automium.benchmark.metrics import metrics_for, tallies
+from automium.benchmark.metrics import Sums, tallies
 from automium.benchmark.model import ASSUMPTIONS
 from automium.benchmark.recorded import notice, observed, record_problems, recorded_trials
 from automium.benchmark.runner import app_journeys, run_trials
@@ -205,13 +205,14 @@ def planner_reports(
     for planner in planners:
         per_app = [by_pair[(planner.id, app_id)] for app_id in app_ids]
         everything = [t for app in per_app for t in app]
+        sums = [Sums().add(app) for app in per_app]
         reports.append(
             PlannerReport(
                 planner=planner,
-                metrics=metrics_for(everything),
+                metrics=Sums.merged(sums).metrics(),
                 apps=[
-                    AppMetrics(app_id=app_id, metrics=metrics_for(app))
-                    for app_id, app in zip(app_ids, per_app, strict=True)
+                    AppMetrics(app_id=app_id, metrics=app.metrics())
+                    for app_id, app in zip(app_ids, sums, strict=True)
                 ],
                 pareto_optimal=None,
                 dominated_by=[],
