@@ -37,11 +37,13 @@ MAX_EVENTS = 1000
 """Events a submission returns at most: what automium_get_replay_summary takes back."""
 
 
-def run_id_for(journey: Journey, request: RunSubmissionInput) -> str:
+def run_id_for(journey: Journey, request: RunSubmissionInput, ref: str | None = None) -> str:
+    """The run's id: the same journey, planner and profile give the same id. ``ref`` is the
+    journey's ref when the caller has it (computing it dumps and hashes the journey)."""
     canonical = json.dumps(
         [
             corpus.CORPUS_VERSION,
-            journey_ref(to_document(journey)),
+            ref or journey_ref(to_document(journey)),
             to_document(request.planner),
             request.environment_profile_id,
         ],
@@ -57,7 +59,8 @@ def create_run_submission(document: object) -> RunSubmission:
     request = _checked(document)
     journey = _journey(request)
     failure = _failure(request, journey)
-    run_id = run_id_for(journey, request)
+    ref = journey_ref(to_document(journey))
+    run_id = run_id_for(journey, request, ref)
     planner = (request.planner.id, request.planner.vendor, request.planner.model)
     modeled_run = timeline(run_id, journey, planner, request.environment_profile_id, failure)
     events = modeled_run.events[:MAX_EVENTS] if request.include_events else ()
@@ -67,7 +70,7 @@ def create_run_submission(document: object) -> RunSubmission:
         corpus_version=corpus.CORPUS_VERSION,
         run_id=run_id,
         journey_id=journey.id,
-        journey_ref=journey_ref(to_document(journey)),
+        journey_ref=ref,
         app_id=request.app_id,
         fixture_id=request.fixture_id,
         planner=request.planner,
