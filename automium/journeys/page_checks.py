@@ -268,7 +268,7 @@ class _Walker:
         ):
             return None
         view = location.view
-        found = [e for e in view.elements() if targets.matches(e, role, name, view)]
+        found = [e for e in view.elements_with_role(role) if targets.matches(e, role, name, view)]
         visible = [e for e in found if location.visible(e)]
         if not visible:
             self._missing(role, name, path, location, hidden=bool(found))
@@ -519,7 +519,7 @@ class _Walker:
         if not isinstance(role, str) or not isinstance(name, str):
             return
         view = location.view
-        here = [e for e in view.elements() if targets.matches(e, role, name, view)]
+        here = [e for e in view.elements_with_role(role) if targets.matches(e, role, name, view)]
         if not here and not self._in_app(role, name):
             self._missing(role, name, where, location, hidden=False)
             return
@@ -536,7 +536,7 @@ class _Walker:
         for fixture in corpus.fixtures(self.fixture.app_id):
             for template in pages(self.fixture.app_id):
                 view = template.view(fixture, None)
-                if any(targets.matches(e, role, name, view) for e in view.elements()):
+                if any(targets.matches(e, role, name, view) for e in view.elements_with_role(role)):
                     return True
         return False
 
