@@ -15,6 +15,13 @@ from automium.journeys.validate import check_journey
 
 def compile_journey(document: object) -> JourneyCompilation:
     """The compilation of a journey document, or :class:`AutomiumError` with every problem."""
+    # One validation of the whole document, in pydantic-core: the graph's nodes are many.
+    return JourneyCompilation.model_validate(compilation_document(document))
+
+
+def compilation_document(document: object) -> dict[str, Any]:
+    """:func:`compile_journey`'s output as its ``journey-compilation.v1`` document, built
+    directly (what an answer sends; the model would only be dumped back to it)."""
     checked = check_journey(document)
     if checked.problems:
         raise AutomiumError(checked.problems)
@@ -35,5 +42,4 @@ def compile_journey(document: object) -> JourneyCompilation:
     }
     if document.get("mermaid"):
         compilation["mermaid"] = render_mermaid(graph)
-    # One validation of the whole document, in pydantic-core: the graph's nodes are many.
-    return JourneyCompilation.model_validate(compilation)
+    return compilation

@@ -9,7 +9,7 @@ from typing import Any
 from mcp import types
 
 from automium.capabilities import BY_NAME, CAPABILITIES, find
-from automium.contracts import to_document, to_json
+from automium.contracts import to_json
 from automium.errors import AutomiumError
 from automium.mcp_server.errors import tool_error_result
 from automium.mcp_server.schemas import input_schema, output_schema
@@ -50,9 +50,7 @@ def answer(name: str, arguments: object) -> tuple[str, dict[str, Any]]:
     Absent arguments mean no arguments, as on the wire. Raises :class:`AutomiumError` for an
     unknown tool or a refused input.
     """
-    capability = find(name)
-    output = capability.run({} if arguments is None else arguments)
-    return capability.summarize(output), to_document(output)
+    return find(name).answer({} if arguments is None else arguments)
 
 
 def call_result(name: str, arguments: object) -> types.CallToolResult:

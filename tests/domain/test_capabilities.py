@@ -12,7 +12,7 @@ import pytest
 
 from automium import corpus
 from automium.capabilities import BY_NAME, CAPABILITIES, Capability, find
-from automium.contracts import ErrorCode, contract_names, model_for, to_document
+from automium.contracts import ErrorCode, contract_names, model_for, to_document, to_json
 from automium.guidance import GUIDES
 from automium.validation import check
 from tests.cases import PROMPTS, TOOLS, Refusal, refusal, refused, tool_refusals, tool_successes
@@ -54,6 +54,19 @@ def test_a_success_case_satisfies_the_input_contract_and_its_output_the_output_c
 
     assert check(capability.input_contract, arguments) == []
     assert check(capability.output_contract, to_document(capability.run(arguments))) == []
+
+
+@pytest.mark.parametrize(("tool", "arguments"), [(t, a) for _, t, a in tool_successes()])
+def test_an_answer_is_the_handlers_output_as_its_document_byte_for_byte(
+    tool: str, arguments: Any
+) -> None:
+    capability = BY_NAME[tool]
+
+    summary, document = capability.answer(arguments)
+
+    expected = to_document(capability.run(arguments))
+    assert to_json(document) == to_json(expected)  # key order too: the text copy shows it
+    assert summary == capability.summarize(expected)
 
 
 @pytest.mark.parametrize(

@@ -174,7 +174,7 @@ def test_the_report_marks_pareto_exactly_as_its_own_numbers_say() -> None:
 def test_the_one_line_summary_says_the_verdict_in_words() -> None:
     report = compare_planners(request())
 
-    line = COMPARE_PLANNERS.summarize(report)
+    line = COMPARE_PLANNERS.summarize(to_document(report))
 
     assert line.startswith("Compared 2 planner(s) on 2 app(s), ")
     assert f"{report.trial_count} modeled trials, k up to 3: " in line

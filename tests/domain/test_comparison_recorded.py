@@ -123,7 +123,7 @@ def test_a_recorded_report_is_labelled_recorded_and_says_what_was_observed() -> 
         ("checkout", "recorded", 6),
         ("search", "recorded", 3),
     ]
-    line = COMPARE_PLANNERS.summarize(report)
+    line = COMPARE_PLANNERS.summarize(to_document(report))
     assert "9 recorded trials" in line
     assert line.endswith("nothing ran here.")
 
