@@ -274,6 +274,7 @@ COMPARE_PLANNERS: Capability[object, BenchmarkReport] = Capability(
     handler="automium.benchmark:compare_planners",
     summary=_comparison_line,
     takes_document=True,
+    document_handler="automium.benchmark.report:report_document",
 )
 
 CAPABILITIES: tuple[Capability[Any, Any], ...] = (

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -30,9 +31,7 @@ from automium.benchmark.steps import JourneyProfile, profile
 from automium.benchmark.trials import Trial
 from automium.benchmark.verdict import judge, pareto, standings
 from automium.contracts import (
-    AppMetrics,
     BenchmarkReport,
-    ComparedJourney,
     ComparePlannersInput,
     ErrorCode,
     FailingStep,
@@ -41,7 +40,6 @@ from automium.contracts import (
     PlannerReference,
     PlannerReport,
     Recorded,
-    ReplayLane,
     Source,
     present,
     to_document,
@@ -60,6 +58,8 @@ MAX_JOURNEYS = 20
 """Journeys a request may give (the contract's maxItems): checking one walks its pages."""
 FAILING_STEPS_LISTED = 5
 """Failing steps a planner report lists (the contract's maxItems)."""
+
+Document = dict[str, Any]
 
 NOTICE = (
     "Modeled comparison: trials come from Automium's deterministic planner model, run on "
@@ -125,6 +125,13 @@ def compare_planners(document: object) -> BenchmarkReport:
 
     Raises :class:`AutomiumError` with every problem of the request before any trial runs.
     """
+    return BenchmarkReport.model_validate(report_document(document))
+
+
+def report_document(document: object) -> dict[str, Any]:
+    """:func:`compare_planners`'s report as its ``benchmark-report.v1`` document, built
+    directly: a report holds some 70 small models, and building them only to dump them
+    again was a third of a small comparison."""
     if isinstance(document, BaseModel):  # an in-process caller with a model already built
         document = to_document(document)
     request, walks = _checked(document)
@@ -137,7 +144,7 @@ def compare_planners(document: object) -> BenchmarkReport:
             journeys=_recorded_journeys(trials, app_ids),
             repetitions=min(n for n, _ in tallies(trials).values()),
             source=Source.RECORDED,
-            marker={"recorded": _recorded(trials)},
+            marker={"recorded": to_document(_recorded(trials))},
         )
     repetitions = normalized_repetitions(request.repetitions)
     given = _given_profiles(request.journeys or [], walks)
@@ -147,47 +154,51 @@ def compare_planners(document: object) -> BenchmarkReport:
         journeys=_modeled_journeys(app_ids, given),
         repetitions=repetitions,
         source=Source.MODELED,
-        marker={"modeled": modeled(NOTICE, ASSUMPTIONS)},
+        marker={"modeled": _modeled_block()},
     )
+
+
+def _modeled_block() -> Document:
+    # The same block in every modeled report: dumped once, copied per report (an answer's
+    # documents are its own); its values are strings and booleans, and one list of strings.
+    return {k: list(v) if isinstance(v, list) else v for k, v in _modeled_dump().items()}
+
+
+@cache
+def _modeled_dump() -> Document:
+    return to_document(modeled(NOTICE, ASSUMPTIONS))
 
 
 def _report(
     request: ComparePlannersInput,
     trials: Sequence[Trial],
     *,
-    journeys: list[ComparedJourney],
+    journeys: list[Document],
     repetitions: int,
     source: Source,
     marker: Mapping[str, Any],
-) -> BenchmarkReport:
+) -> Document:
     app_ids = [app.root for app in request.app_ids]
-    reports = planner_reports(request.planners, app_ids, trials)
-    ranked = standings([(r.planner.id, r.metrics) for r in reports])
+    reports = _planner_documents(request.planners, app_ids, trials)
+    ranked = standings([(r["planner"]["id"], r["metrics"]) for r in reports])
     marks = pareto(ranked)
-    return BenchmarkReport(
-        schema_version="automium.benchmark-report/v1",
-        corpus_version=corpus.CORPUS_VERSION,
-        source=source,
-        repetitions=repetitions,
-        app_ids=app_ids,
-        journeys=journeys,
-        trial_count=len(trials),
-        planners=[_marked(r, marks.get(r.planner.id)) for r in reports],
-        verdict=judge(ranked, marks),
+    for report in reports:  # the Pareto mark: None when left out (no success)
+        dominators = marks.get(report["planner"]["id"])
+        report["paretoOptimal"] = None if dominators is None else not dominators
+        report["dominatedBy"] = dominators or []
+        report["failingSteps"] = report.pop("failingSteps")  # the contract's order
+    return {
+        "schemaVersion": "automium.benchmark-report/v1",
+        "corpusVersion": corpus.CORPUS_VERSION,
+        "source": source.value,
+        "repetitions": repetitions,
+        "appIds": app_ids,
+        "journeys": journeys,
+        "trialCount": len(trials),
+        "planners": reports,
+        "verdict": to_document(judge(ranked, marks)),
         **marker,
-    )
-
-
-def _marked(report: PlannerReport, dominators: list[str] | None) -> PlannerReport:
-    """``report`` with its Pareto mark: ``None`` when left out (no success)."""
-    return PlannerReport(
-        planner=report.planner,
-        metrics=report.metrics,
-        apps=report.apps,
-        pareto_optimal=None if dominators is None else not dominators,
-        dominated_by=dominators or [],
-        failing_steps=report.failing_steps,
-    )
+    }
 
 
 def planner_reports(
@@ -198,32 +209,42 @@ def planner_reports(
     The Pareto mark is left unset (``None``, no dominators): it needs every planner's
     metrics, and :func:`compare_planners` sets it once they are known.
     """
+    reports = _planner_documents(planners, app_ids, trials)
+    for report in reports:
+        report["paretoOptimal"], report["dominatedBy"] = None, []
+    return [PlannerReport.model_validate(report) for report in reports]
+
+
+def _planner_documents(
+    planners: Sequence[PlannerReference], app_ids: Sequence[str], trials: Sequence[Trial]
+) -> list[Document]:
     by_pair: defaultdict[tuple[str, str], list[Trial]] = defaultdict(list)
     for trial in trials:
         by_pair[(trial.planner_id, trial.app_id)].append(trial)
     reports = []
     for planner in planners:
         per_app = [by_pair[(planner.id, app_id)] for app_id in app_ids]
-        everything = [t for app in per_app for t in app]
         sums = [Sums().add(app) for app in per_app]
         reports.append(
-            PlannerReport(
-                planner=planner,
-                metrics=Sums.merged(sums).metrics(),
-                apps=[
-                    AppMetrics(app_id=app_id, metrics=app.metrics())
+            {
+                "planner": to_document(planner),
+                "metrics": Sums.merged(sums).document(),
+                "apps": [
+                    {"appId": app_id, "metrics": app.document()}
                     for app_id, app in zip(app_ids, sums, strict=True)
                 ],
-                pareto_optimal=None,
-                dominated_by=[],
-                failing_steps=failing_steps(everything),
-            )
+                "failingSteps": _failing_steps([t for app in per_app for t in app]),
+            }
         )
     return reports
 
 
 def failing_steps(trials: Sequence[Trial]) -> list[FailingStep]:
     """Where trials ended failed, most failures first (ties in the order first seen)."""
+    return [FailingStep.model_validate(step) for step in _failing_steps(trials)]
+
+
+def _failing_steps(trials: Sequence[Trial]) -> list[Document]:
     counts = Counter(
         (t.app_id, t.journey_id, t.failing_step, t.failing_lane)
         for t in trials
@@ -231,13 +252,7 @@ def failing_steps(trials: Sequence[Trial]) -> list[FailingStep]:
     )
     ranked = sorted(counts.items(), key=lambda item: -item[1])[:FAILING_STEPS_LISTED]
     return [
-        FailingStep(
-            app_id=app,
-            journey_id=journey,
-            step_id=step,
-            lane=None if lane is None else ReplayLane(lane),
-            failures=count,
-        )
+        {"appId": app, "journeyId": journey, "stepId": step, "lane": lane, "failures": count}
         for (app, journey, step, lane), count in ranked
     ]
 
@@ -355,20 +370,20 @@ def _given_profiles(
 
 def _modeled_journeys(
     app_ids: Sequence[str], given: Mapping[str, Sequence[JourneyProfile]]
-) -> list[ComparedJourney]:
+) -> list[Document]:
     return [
-        ComparedJourney(
-            app_id=app_id,
-            journey_id=journey.journey_id,
-            origin=Origin.GIVEN if app_id in given else Origin.REFERENCE,
-            steps=len(journey.steps),
-        )
+        {
+            "appId": app_id,
+            "journeyId": journey.journey_id,
+            "origin": (Origin.GIVEN if app_id in given else Origin.REFERENCE).value,
+            "steps": len(journey.steps),
+        }
         for app_id in app_ids
         for journey in given.get(app_id) or app_journeys(app_id)
     ]
 
 
-def _recorded_journeys(trials: Sequence[Trial], app_ids: Sequence[str]) -> list[ComparedJourney]:
+def _recorded_journeys(trials: Sequence[Trial], app_ids: Sequence[str]) -> list[Document]:
     steps: dict[tuple[str, str], int | None] = {}
     for trial in trials:
         key = (trial.app_id, trial.journey_id)
@@ -376,9 +391,12 @@ def _recorded_journeys(trials: Sequence[Trial], app_ids: Sequence[str]) -> list[
             steps[key] = trial.steps_total
     order = {app_id: i for i, app_id in enumerate(app_ids)}
     return [
-        ComparedJourney(
-            app_id=app, journey_id=journey, origin=Origin.RECORDED, **present(steps=total)
-        )
+        {
+            "appId": app,
+            "journeyId": journey,
+            "origin": Origin.RECORDED.value,
+            **present(steps=total),
+        }
         for (app, journey), total in sorted(steps.items(), key=lambda item: order[item[0][0]])
     ]
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
-from automium.contracts import ComparisonVerdict, Metrics
+from automium.contracts import ComparisonVerdict
 
 _DOMINATORS_NAMED = 6
 """Up to this many "dominated by" mentions the summary names them; past it, only who is."""
@@ -44,19 +45,19 @@ class Standing:
         return self.low <= other.high and other.low <= self.high
 
 
-def standings(planners: Sequence[tuple[str, Metrics]]) -> list[Standing]:
-    """The planners that have trials, in the given order."""
+def standings(planners: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Standing]:
+    """The planners that have trials, in the given order, from their metrics documents."""
     return [
         Standing(
             planner_id,
-            metrics.trials,
-            metrics.passed,
-            metrics.tokens.total,
-            metrics.pass_rate_interval.low,
-            metrics.pass_rate_interval.high,
+            metrics["trials"],
+            metrics["passed"],
+            metrics["tokens"]["total"],
+            interval["low"],
+            interval["high"],
         )
         for planner_id, metrics in planners
-        if metrics.trials and metrics.pass_rate_interval is not None
+        if metrics["trials"] and (interval := metrics.get("passRateInterval")) is not None
     ]
 
 

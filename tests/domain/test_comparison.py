@@ -72,7 +72,10 @@ def verdict_of(*planners: tuple[str, int, int, int]) -> tuple[dict[str, Any], di
     """The verdict (as its document) on planners given as (id, passed, trials, tokens), and
     the Pareto marks."""
     ranked = standings(
-        [(pid, metrics_for(outcomes(pid, p, n, tokens))) for pid, p, n, tokens in planners]
+        [
+            (pid, to_document(metrics_for(outcomes(pid, p, n, tokens))))
+            for pid, p, n, tokens in planners
+        ]
     )
     marks = pareto(ranked)
     return to_document(judge(ranked, marks)), dict(marks)
@@ -158,7 +161,8 @@ def test_the_report_marks_pareto_exactly_as_its_own_numbers_say() -> None:
     planners = [CLAUDE, GPT, LLAMA, {**GPT, "id": "gpt-again"}]
     report = compare_planners(request(appIds=["admin-console", "bank-sandbox"], planners=planners))
     ranked = {
-        s.planner_id: s for s in standings([(p.planner.id, p.metrics) for p in report.planners])
+        s.planner_id: s
+        for s in standings([(p.planner.id, to_document(p.metrics)) for p in report.planners])
     }
 
     for planner in report.planners:
