@@ -19,6 +19,12 @@ from mcp import types
 DRAIN_SECONDS = 10.0
 """The longest stdin closing waits for answers still due (the slowest v1 call takes ~4 s)."""
 
+MAX_IN_FLIGHT = 64
+"""Requests the SDK may hold unanswered: the next one waits until one is answered, and so
+do the reader and a client that writes on without reading its answers. The SDK runs each
+request as a task that keeps its answer until the answer is written, so without this a
+client that never reads made the server grow without bound (20,000 calls: 200 MiB in 3 s)."""
+
 
 class InFlight:
     """Ids of requests handed to the SDK and not yet answered. Used on the event loop only."""
@@ -27,6 +33,7 @@ class InFlight:
         self._ids: set[str] = set()
         self._idle = anyio.Event()
         self._idle.set()
+        self._freed: anyio.Event | None = None
 
     def saw_inbound(self, message: types.JSONRPCMessage) -> None:
         """A message about to reach the SDK: a request is now due an answer; a cancelled
@@ -45,6 +52,12 @@ class InFlight:
         if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
             self._settle(message.id)
 
+    async def room(self) -> None:
+        """Return once fewer than :data:`MAX_IN_FLIGHT` requests are due an answer."""
+        while len(self._ids) >= MAX_IN_FLIGHT:
+            self._freed = anyio.Event()
+            await self._freed.wait()
+
     async def drained(self, seconds: float = DRAIN_SECONDS) -> None:
         """Return once nothing is in flight, or after ``seconds``."""
         with anyio.move_on_after(seconds):
@@ -52,5 +65,7 @@ class InFlight:
 
     def _settle(self, request_id: Any) -> None:
         self._ids.discard(str(request_id))
+        if self._freed is not None:
+            self._freed.set()
         if not self._ids:
             self._idle.set()

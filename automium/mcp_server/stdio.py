@@ -27,8 +27,9 @@ Every way a session ends is a clean exit with code 0 and nothing on stderr but l
 closing (once what was asked is answered and written), SIGINT, SIGTERM (the MCP shutdown sequence:
 close stdin, then SIGTERM) and a closed stdout (the client is gone; noticed at the next
 write). Back-pressure is end to end: the SDK's streams have a zero-size buffer, the reader
-waits until its message is taken and the writer's queue is bounded, so a client that floods
-stdin, or stops reading, is read only as fast as the server consumes.
+waits until its message is taken, at most 64 requests are in flight and the writer's queue
+is bounded, so a client that floods stdin, or stops reading, is read only as fast as the
+server answers it and reads its answers.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from typing import Any
 import anyio
 from anyio import CancelScope
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp import types
 from mcp.server import Server
 from mcp.shared.message import SessionMessage
 
@@ -114,6 +116,8 @@ class _Inbox:
                 if message is None:
                     await inflight.drained()
                     return
+                if isinstance(message.message, types.JSONRPCRequest):
+                    await inflight.room()  # a client that stops reading stops being read
                 inflight.saw_inbound(message.message)  # before the SDK can answer it
                 await to_sdk.send(message)
                 self._taken.release()

@@ -8,10 +8,13 @@ within :data:`PROMPTLY` seconds) and returns as soon as the process has exited.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import subprocess
+import threading
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -64,6 +67,48 @@ def test_a_client_that_closes_stdout_ends_the_session_with_code_0(tmp_path: Path
         stderr = process.communicate()[1]
     assert exit_code == 0, stderr.decode()[-2000:]
     assert b"Traceback" not in stderr
+
+
+def test_a_client_that_stops_reading_holds_the_server_back_not_its_memory_nor_its_exit(
+    tmp_path: Path,
+) -> None:
+    # 20,000 calls whose answers (8 KB each) nobody reads: the pipe fills, then the writer's
+    # queue, then the SDK's 64 requests in flight, and the server stops reading stdin (it had
+    # grown past 200 MiB in 3 s); SIGTERM still ends it.
+    flood = b"".join(call(i, "automium_list_apps", {}) + b"\n" for i in range(1, 20001))
+    with subprocess.Popen(
+        SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
+    ) as process:
+        assert process.stdin is not None
+        assert process.stdout is not None
+        process.stdin.write(request(0, "initialize", _INITIALIZE) + b"\n")
+        process.stdin.flush()
+        assert json.loads(process.stdout.readline())["id"] == 0
+        writer = threading.Thread(target=_write_all, args=(process.stdin, flood), daemon=True)
+        writer.start()
+        writer.join(timeout=3.0)
+        assert writer.is_alive(), "the server read every request while its answers went unread"
+        peak_kib = _peak_rss_kib(process.pid)
+        process.send_signal(signal.SIGTERM)
+        try:
+            exit_code = process.wait(timeout=PROMPTLY)
+        finally:
+            process.kill()
+        stderr = process.communicate()[1]
+    assert exit_code == 0, stderr.decode()[-2000:]
+    assert b"Traceback" not in stderr
+    assert peak_kib < 150 * 1024, f"peak RSS {peak_kib // 1024} MiB"  # ~70 MiB idle
+
+
+def _write_all(pipe: IO[bytes], data: bytes) -> None:
+    with contextlib.suppress(OSError):  # the server is gone: the rest is never read
+        pipe.write(data)
+        pipe.flush()
+
+
+def _peak_rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
 
 
 _INITIALIZE = {
