@@ -21,6 +21,8 @@ tool arguments, entries      1000 per array or object (the   :func:`check_argume
 JSON-RPC message nesting     ~200 levels                     the SDK's JSON parser (pydantic-
                                                              core); deeper lines are answered
                                                              -32700, the session goes on
+stdio requests in flight     64 unanswered; then stdin is    ``mcp_server.inflight``
+                             not read until one is answered
 JSON-RPC line on stdio       4 MiB, as an HTTP body          ``mcp_server.inbound``, before
                                                              parsing: a longer line is read
                                                              in chunks and discarded unread
