@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from functools import cache
 
 from automium import corpus
 from automium.contracts import (
@@ -22,15 +22,13 @@ from automium.contracts import (
     Journey,
     RunSubmission,
     RunSubmissionInput,
-    TimelineSummary,
     present,
     to_document,
 )
 from automium.errors import AutomiumError, Problem, quoted
 from automium.journeys import journey_ref, with_nested_journey
 from automium.modeled import modeled
-from automium.replay.summary import required_kinds
-from automium.runs.timeline import Timeline, timeline
+from automium.runs.timeline import timeline
 from automium.validation import check, to_model
 
 MAX_EVENTS = 1000
@@ -59,10 +57,11 @@ def create_run_submission(document: object) -> RunSubmission:
     request = _checked(document)
     journey = _journey(request)
     failure = _failure(request, journey)
-    ref = journey_ref(to_document(journey))
+    ref = _ref(journey, given=journey is request.journey)
     run_id = run_id_for(journey, request, ref)
     planner = (request.planner.id, request.planner.vendor, request.planner.model)
-    modeled_run = timeline(run_id, journey, planner, request.environment_profile_id, failure)
+    profile = request.environment_profile_id
+    modeled_run = timeline(run_id, journey, planner, profile, failure, ref=ref)
     events = modeled_run.events[:MAX_EVENTS] if request.include_events else ()
     left_out = len(modeled_run.events) - len(events) if request.include_events else 0
     return RunSubmission(
@@ -78,13 +77,22 @@ def create_run_submission(document: object) -> RunSubmission:
         status="modeled",
         artifact_manifest_ref=f"artifacts:run/{run_id}",
         replay_stream_ref=f"replay:run/{run_id}",
-        timeline=_summary(modeled_run),
+        timeline=modeled_run.summary,
         **present(events=list(events) or None, events_left_out=left_out or None),
         modeled=modeled(
             "Modeled run submission: nothing was queued, no worker was leased, and the "
             "timeline is what a run of the journey would record."
         ),
     )
+
+
+@cache  # the corpus is checked in: its journeys' refs never change while serving
+def _reference_refs() -> dict[str, str]:
+    return {j.id: journey_ref(to_document(j)) for j in corpus.reference_journeys()}
+
+
+def _ref(journey: Journey, *, given: bool) -> str:
+    return journey_ref(to_document(journey)) if given else _reference_refs()[journey.id]
 
 
 def _checked(document: object) -> RunSubmissionInput:
@@ -163,22 +171,3 @@ def _failure(request: RunSubmissionInput, journey: Journey) -> tuple[str, Failur
             ]
         )
     return request.failure.step_id, request.failure.failure_class
-
-
-def _summary(modeled_run: Timeline) -> TimelineSummary:
-    retries = next(
-        int(e["payload"].get("retryCount", 0))
-        for e in modeled_run.events
-        if e["type"] == "run.finished"
-    )
-    summary: dict[str, Any] = {
-        "events": len(modeled_run.events),
-        "lanes": modeled_run.lanes(),
-        "steps": modeled_run.steps,
-        "verdict": modeled_run.verdict,
-        "requiredArtifactKinds": required_kinds(modeled_run.verdict, retries),
-    }
-    if modeled_run.failure is not None:
-        step_id, failure_class = modeled_run.failure
-        summary["failure"] = {"stepId": step_id, "failureClass": failure_class}
-    return TimelineSummary.model_validate(summary)

@@ -43,8 +43,16 @@ from automium.benchmark.model import (
     STEP_LATENCY_MS,
     planner_profile,
 )
-from automium.contracts import FailureClass, Intent, Journey, ReplayLane, Verdict, to_document
-from automium.journeys import check_journey
+from automium.contracts import (
+    FailureClass,
+    Intent,
+    Journey,
+    ReplayLane,
+    TimelineSummary,
+    Verdict,
+    to_document,
+)
+from automium.journeys import check_journey, journey_ref
 from automium.journeys.labels import step_label
 from automium.journeys.page_checks import Visit
 from automium.replay.summary import required_kinds
@@ -82,10 +90,33 @@ class Timeline:
     verdict: Verdict
     steps: int
     failure: tuple[str, FailureClass] | None
+    summary: TimelineSummary = field(init=False, repr=False, compare=False)
+    """What a submission reports of it; made once, with the timeline (both are cached)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "summary", self._summarized())
 
     def lanes(self) -> dict[str, int]:
         counts = Counter(str(e["lane"]) for e in self.events)
         return {lane.value: counts.get(lane.value, 0) for lane in ReplayLane}
+
+    def _summarized(self) -> TimelineSummary:
+        retries = next(
+            int(e["payload"].get("retryCount", 0))
+            for e in self.events
+            if e["type"] == "run.finished"
+        )
+        summary: dict[str, Any] = {
+            "events": len(self.events),
+            "lanes": self.lanes(),
+            "steps": self.steps,
+            "verdict": self.verdict,
+            "requiredArtifactKinds": required_kinds(self.verdict, retries),
+        }
+        if self.failure is not None:
+            step_id, failure_class = self.failure
+            summary["failure"] = {"stepId": step_id, "failureClass": failure_class}
+        return TimelineSummary.model_validate(summary)
 
 
 @dataclass
@@ -132,30 +163,35 @@ def timeline(
     planner: tuple[str, str, str],
     environment_profile_id: str,
     failure: tuple[str, FailureClass] | None = None,
+    *,
+    ref: str | None = None,
 ) -> Timeline:
     """The modeled timeline of ``journey`` run by ``planner`` (id, vendor, model).
 
-    ``journey`` must be valid (compile accepts it); ``failure`` is (step id, class).
+    ``journey`` must be valid (compile accepts it); ``failure`` is (step id, class); ``ref``
+    is the journey's ref when the caller has it.
     """
-    return _cached(
-        run_id,
-        journey.model_dump_json(by_alias=True, exclude_unset=True),
-        planner,
-        environment_profile_id,
-        failure,
-    )
+    by_ref = _ByRef(ref or journey_ref(to_document(journey)), journey)
+    return _cached(run_id, by_ref, planner, environment_profile_id, failure)
+
+
+@dataclass(frozen=True, slots=True)
+class _ByRef:
+    """A journey as a cache key: its ref, the digest of everything a timeline depends on."""
+
+    ref: str
+    journey: Journey = field(compare=False)
 
 
 @lru_cache(maxsize=256)
 def _cached(
     run_id: str,
-    journey_json: str,
+    journey: _ByRef,
     planner: tuple[str, str, str],
     environment_profile_id: str,
     failure: tuple[str, FailureClass] | None,
 ) -> Timeline:
-    journey = Journey.model_validate_json(journey_json)
-    return _Modeler(run_id, journey, planner, environment_profile_id, failure).run()
+    return _Modeler(run_id, journey.journey, planner, environment_profile_id, failure).run()
 
 
 class _Modeler:
