@@ -86,29 +86,34 @@ def check_arguments(arguments: object) -> None:
     Raises :class:`AutomiumError`: ``limit_exceeded`` at path ``""``, or ``invalid_input`` at
     the value's path.
     """
+    try:
+        _walk(arguments, located=False)
+    except _Unlocated:
+        # Rare: the same walk again, in the same order, building paths to say where the value
+        # is (paths for every value were half of what refusing a hostile journey took).
+        _walk(arguments, located=True)
+
+
+class _Unlocated(Exception):
+    """A value JSON cannot carry, found by a walk that does not track paths."""
+
+
+_Stack = list[tuple[object, int, tuple[str | int, ...]]]
+
+
+def _walk(arguments: object, *, located: bool) -> None:
     size = 0
-    stack: list[tuple[object, int, tuple[str | int, ...]]] = [(arguments, 1, ())]
+    stack: _Stack = [(arguments, 1, ())]
     while stack:
         value, depth, path = stack.pop()
-        if isinstance(value, dict | list | tuple):
-            if depth > MAX_DEPTH:
-                raise _exceeded(f"arguments are nested more than {MAX_DEPTH} levels deep")
-            if len(value) > MAX_ENTRIES:
-                raise _exceeded(
-                    f"an array or object of the arguments has {len(value):,} entries; the "
-                    f"limit is {MAX_ENTRIES}"
-                )
-            size += 1 + len(value)  # brackets and separators
-            if isinstance(value, dict):
-                for key, item in value.items():
-                    if not isinstance(key, str) or not _encodable(key):
-                        raise _not_json(path, "an object key that is not a JSON string")
-                    size += len(key) + 3
-                    stack.append((item, depth + 1, (*path, key)))
-            else:
-                stack.extend((item, depth + 1, (*path, i)) for i, item in enumerate(value))
+        if isinstance(value, str):  # most values: sized here, without a call
+            if not value.isascii() and not _encodable(value):
+                raise _not_json(path, _SURROGATE, located)
+            size += len(value) + 2
+        elif isinstance(value, dict | list | tuple):
+            size += _push(stack, value, depth, path, located=located)
         else:
-            size += _scalar_size(value, path)
+            size += _scalar_size(value, path, located)
         if size > MAX_ARGUMENTS_SIZE:
             raise _exceeded(
                 f"arguments are larger than the limit of {MAX_ARGUMENTS_SIZE:,} characters of "
@@ -116,11 +121,45 @@ def check_arguments(arguments: object) -> None:
             )
 
 
-def _scalar_size(value: object, path: tuple[str | int, ...]) -> int:
+def _push(
+    stack: _Stack,
+    container: dict[object, object] | list[object] | tuple[object, ...],
+    depth: int,
+    path: tuple[str | int, ...],
+    *,
+    located: bool,
+) -> int:
+    """Push ``container``'s values; its size without them (brackets, separators, keys)."""
+    if depth > MAX_DEPTH:
+        raise _exceeded(f"arguments are nested more than {MAX_DEPTH} levels deep")
+    if len(container) > MAX_ENTRIES:
+        raise _exceeded(
+            f"an array or object of the arguments has {len(container):,} entries; the "
+            f"limit is {MAX_ENTRIES}"
+        )
+    size = 1 + len(container)
+    below = depth + 1
+    if isinstance(container, dict):
+        for key, item in container.items():
+            if not isinstance(key, str) or not _encodable(key):
+                raise _not_json(path, "an object key that is not a JSON string", located)
+            size += len(key) + 3
+            stack.append((item, below, (*path, key) if located else ()))
+    elif located:
+        stack.extend((item, below, (*path, i)) for i, item in enumerate(container))
+    else:
+        stack.extend((item, below, ()) for item in container)
+    return size
+
+
+_SURROGATE = "a string with a lone surrogate (an unpaired \\ud800-\\udfff)"
+
+
+def _scalar_size(value: object, path: tuple[str | int, ...], located: bool) -> int:
     """Characters of ``value`` in compact JSON, or fewer (escapes and signs are not counted)."""
     if isinstance(value, str):
         if not _encodable(value):
-            raise _not_json(path, "a string with a lone surrogate (an unpaired \\ud800-\\udfff)")
+            raise _not_json(path, _SURROGATE, located)
         return len(value) + 2
     if value is None or value is True:
         return 4
@@ -130,9 +169,9 @@ def _scalar_size(value: object, path: tuple[str | int, ...]) -> int:
         return max(value.bit_length() - 1, 0) * 30102 // 100000 + 1  # log10(2) > 0.30102
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise _not_json(path, f"{value!r}, which JSON cannot carry")
+            raise _not_json(path, f"{value!r}, which JSON cannot carry", located)
         return len(repr(value))
-    raise _not_json(path, f"a {type(value).__name__}, which JSON cannot carry")
+    raise _not_json(path, f"a {type(value).__name__}, which JSON cannot carry", located)
 
 
 def _encodable(text: str) -> bool:
@@ -149,7 +188,9 @@ def _exceeded(message: str) -> AutomiumError:
     return AutomiumError.single(ErrorCode.LIMIT_EXCEEDED, message, "")
 
 
-def _not_json(path: tuple[str | int, ...], what: str) -> AutomiumError:
+def _not_json(path: tuple[str | int, ...], what: str, located: bool) -> Exception:
+    if not located:
+        return _Unlocated()
     return AutomiumError.single(
         ErrorCode.INVALID_INPUT, f"the arguments hold {what}; send JSON values only", pointer(*path)
     )
