@@ -175,12 +175,12 @@ def points(
 def refusal_seconds(tool: str, arguments: dict[str, Any]) -> float:
     """The median of 5 times ``tool`` takes to refuse ``arguments``, as ``tools/call``
     answers it (the error result included, MCP framing aside)."""
-    from automium.mcp_server.tools import call_result  # noqa: PLC0415
+    from automium.mcp_server.tools import wire_result  # noqa: PLC0415
 
-    if not call_result(tool, arguments).is_error:
+    if not wire_result(tool, arguments).get("isError"):
         raise RuntimeError(f"{tool} accepted the hostile input")
     # timeit turns the garbage collector off; a server runs with it on.
-    refuse, gc_on = partial(call_result, tool, arguments), "import gc; gc.enable()"
+    refuse, gc_on = partial(wire_result, tool, arguments), "import gc; gc.enable()"
     return statistics.median(timeit.repeat(refuse, gc_on, number=1, repeat=5))
 
 

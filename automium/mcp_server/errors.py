@@ -10,6 +10,7 @@ goes to stderr, never to the client.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from mcp import MCPError, types
 
@@ -18,22 +19,26 @@ from automium.errors import AutomiumError
 
 log = logging.getLogger("automium.mcp")
 
+COMPLETE = {"resultType": "complete"}
+"""What a CallToolResult model dumps to and a 2026-era client expects; the SDK drops it for a
+handshake-era client, as it does the model's."""
 
-def tool_error_result(error: AutomiumError) -> types.CallToolResult:
+
+def tool_error(error: AutomiumError) -> dict[str, Any]:
+    """The ``isError`` result of a refused call, as the wire spells it."""
     document = to_document(error.to_tool_error())
     extra = len(error.problems) - 1
     more = f" (and {extra} more problem{'s' if extra > 1 else ''})" if extra else ""
     where = f" at {error.problems[0].path}" if error.problems[0].path else ""
-    return types.CallToolResult(
-        content=[
-            types.TextContent(
-                type="text", text=f"Error {error.code}{where}: {error.message}{more}"
-            ),
-            types.TextContent(type="text", text=to_json(document)),
+    return {
+        "content": [
+            {"type": "text", "text": f"Error {error.code}{where}: {error.message}{more}"},
+            {"type": "text", "text": to_json(document)},
         ],
-        structured_content=document,
-        is_error=True,
-    )
+        "structuredContent": document,
+        "isError": True,
+        **COMPLETE,
+    }
 
 
 def refused_params(error: AutomiumError) -> MCPError:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from mcp import MCPError, types
 from mcp.server import Server, ServerRequestContext
@@ -50,9 +50,12 @@ async def _call_tool(
     _ctx: ServerRequestContext, params: types.CallToolRequestParams
 ) -> types.CallToolResult:
     log.debug("tools/call %s", params.name)
-    return _guarded(
-        f"tools/call {params.name[:100]}", tools.call_result, params.name, params.arguments
+    result = _guarded(
+        f"tools/call {params.name[:100]}", tools.wire_result, params.name, params.arguments
     )
+    # The wire form, which the SDK's runner takes as it is (a handler may return a dict);
+    # its signature names only the model.
+    return cast(types.CallToolResult, result)
 
 
 async def _list_resources(

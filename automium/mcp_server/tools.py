@@ -11,7 +11,7 @@ from mcp import types
 from automium.capabilities import BY_NAME, CAPABILITIES, find
 from automium.contracts import to_json
 from automium.errors import AutomiumError
-from automium.mcp_server.errors import tool_error_result
+from automium.mcp_server.errors import COMPLETE, tool_error
 from automium.mcp_server.schemas import input_schema, output_schema
 
 _READ_ONLY = types.ToolAnnotations(
@@ -54,15 +54,23 @@ def answer(name: str, arguments: object) -> tuple[str, dict[str, Any]]:
 
 
 def call_result(name: str, arguments: object) -> types.CallToolResult:
-    """The MCP result of ``tools/call``: the output, or an ``isError`` result (tool-error.v1)."""
+    """The MCP result of ``tools/call`` as a model, for in-process callers: the output, or an
+    ``isError`` result (tool-error.v1)."""
+    return types.CallToolResult.model_validate(wire_result(name, arguments))
+
+
+def wire_result(name: str, arguments: object) -> dict[str, Any]:
+    """The MCP result of ``tools/call`` as the wire spells it, which is what the server gives
+    the SDK: its runner serialises a dict as it is, where a ``CallToolResult`` model is
+    dumped first, one more walk of the answer's documents (~30 µs for a comparison)."""
     try:
         if _cacheable(name, arguments):
             summary, text = _cached_answer(name, json.dumps(arguments, sort_keys=True))
             return _success(summary, text, json.loads(text))
         summary, document = answer(name, arguments)
-        return success_result(summary, document)
+        return _success(summary, to_json(document), document)
     except AutomiumError as exc:
-        return tool_error_result(exc)
+        return tool_error(exc)
 
 
 def _cacheable(name: str, arguments: object) -> bool:
@@ -86,17 +94,12 @@ def _cached_answer(name: str, arguments: str) -> tuple[str, str]:
     return summary, to_json(document)
 
 
-def success_result(summary: str, document: dict[str, Any]) -> types.CallToolResult:
-    return _success(summary, to_json(document), document)
-
-
-def _success(summary: str, text: str, document: dict[str, Any]) -> types.CallToolResult:
+def _success(summary: str, text: str, document: dict[str, Any]) -> dict[str, Any]:
     # Structured content for clients that read it; the same JSON as text for those that
     # only show text content (what the MCP spec asks of tools with an outputSchema).
-    return types.CallToolResult(
-        content=[
-            types.TextContent(type="text", text=summary),
-            types.TextContent(type="text", text=text),
-        ],
-        structured_content=document,
-    )
+    return {
+        "content": [{"type": "text", "text": summary}, {"type": "text", "text": text}],
+        "structuredContent": document,
+        "isError": False,
+        **COMPLETE,
+    }
