@@ -167,24 +167,37 @@ class Sums:
     def add(self, trials: Iterable[Trial]) -> Sums:
         """These sums, with ``trials`` counted in."""
         tasks, latencies = self.tasks, self.latencies
-        for t in trials:
+        # A trial is a tuple: unpacked, its fields are read without an attribute lookup each.
+        for (
+            planner,
+            app,
+            journey,
+            _,
+            passed,
+            latency,
+            inputs,
+            outputs,
+            tries,
+            *_,
+            done,
+            total,
+        ) in trials:
             self.count += 1
-            self.passed += t.passed
-            self.input_tokens += t.input_tokens
-            self.output_tokens += t.output_tokens
-            latencies.append(t.latency_ms)
-            if t.recovery_attempts:
+            self.passed += passed
+            self.input_tokens += inputs
+            self.output_tokens += outputs
+            latencies.append(latency)
+            if tries:
                 self.tried += 1
-                self.recovered += t.passed
-            done, total = t.steps_completed, t.steps_total  # Trial.steps_attempted, inlined
-            if done is None or total is None:
+                self.recovered += passed
+            if done is None or total is None:  # Trial.steps_attempted, inlined
                 self.stepped = False
             else:
                 self.completed += done
-                self.attempted += total if t.passed else min(total, done + 1)
-            tally = tasks.setdefault((t.planner_id, t.app_id, t.journey_id), [0, 0])
+                self.attempted += total if passed else min(total, done + 1)
+            tally = tasks.setdefault((planner, app, journey), [0, 0])
             tally[0] += 1
-            tally[1] += t.passed
+            tally[1] += passed
         return self
 
     @classmethod
