@@ -13,6 +13,7 @@ import json
 import signal
 import subprocess
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
@@ -48,25 +49,13 @@ def test_closing_stdin_ends_a_stdio_session_with_code_0(tmp_path: Path) -> None:
 
 
 def test_a_client_that_closes_stdout_ends_the_session_with_code_0(tmp_path: Path) -> None:
-    # No RawServer: its reader thread would hold the stdout pipe this test closes.
-    with subprocess.Popen(
-        SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
-    ) as process:
+    with _initialized(tmp_path) as process:
         assert process.stdin is not None
         assert process.stdout is not None
-        process.stdin.write(request(0, "initialize", _INITIALIZE) + b"\n")
-        process.stdin.flush()
-        assert json.loads(process.stdout.readline())["id"] == 0
         process.stdout.close()
         process.stdin.write(call(1, "automium_list_apps", {}) + b"\n")  # its answer: EPIPE
         process.stdin.flush()
-        try:
-            exit_code = process.wait(timeout=PROMPTLY)  # stdin is still open
-        finally:
-            process.kill()
-        stderr = process.communicate()[1]
-    assert exit_code == 0, stderr.decode()[-2000:]
-    assert b"Traceback" not in stderr
+        _assert_exits_cleanly(process)  # stdin is still open
 
 
 def test_a_client_that_stops_reading_holds_the_server_back_not_its_memory_nor_its_exit(
@@ -76,6 +65,21 @@ def test_a_client_that_stops_reading_holds_the_server_back_not_its_memory_nor_it
     # queue, then the SDK's 64 requests in flight, and the server stops reading stdin (it had
     # grown past 200 MiB in 3 s); SIGTERM still ends it.
     flood = b"".join(call(i, "automium_list_apps", {}) + b"\n" for i in range(1, 20001))
+    with _initialized(tmp_path) as process:
+        writer = threading.Thread(target=_write_all, args=(process.stdin, flood), daemon=True)
+        writer.start()
+        writer.join(timeout=3.0)
+        assert writer.is_alive(), "the server read every request while its answers went unread"
+        peak_kib = _peak_rss_kib(process.pid)
+        process.send_signal(signal.SIGTERM)
+        _assert_exits_cleanly(process)
+    assert peak_kib < 150 * 1024, f"peak RSS {peak_kib // 1024} MiB"  # ~70 MiB idle
+
+
+@contextlib.contextmanager
+def _initialized(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A server past its initialize answer, on pipes of its own (a RawServer's reader thread
+    would hold the stdout pipe that these tests close or leave unread)."""
     with subprocess.Popen(
         SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
     ) as process:
@@ -84,20 +88,17 @@ def test_a_client_that_stops_reading_holds_the_server_back_not_its_memory_nor_it
         process.stdin.write(request(0, "initialize", _INITIALIZE) + b"\n")
         process.stdin.flush()
         assert json.loads(process.stdout.readline())["id"] == 0
-        writer = threading.Thread(target=_write_all, args=(process.stdin, flood), daemon=True)
-        writer.start()
-        writer.join(timeout=3.0)
-        assert writer.is_alive(), "the server read every request while its answers went unread"
-        peak_kib = _peak_rss_kib(process.pid)
-        process.send_signal(signal.SIGTERM)
-        try:
-            exit_code = process.wait(timeout=PROMPTLY)
-        finally:
-            process.kill()
-        stderr = process.communicate()[1]
+        yield process
+
+
+def _assert_exits_cleanly(process: subprocess.Popen[bytes]) -> None:
+    try:
+        exit_code = process.wait(timeout=PROMPTLY)
+    finally:
+        process.kill()
+    stderr = process.communicate()[1]
     assert exit_code == 0, stderr.decode()[-2000:]
     assert b"Traceback" not in stderr
-    assert peak_kib < 150 * 1024, f"peak RSS {peak_kib // 1024} MiB"  # ~70 MiB idle
 
 
 def _write_all(pipe: IO[bytes], data: bytes) -> None:
