@@ -38,6 +38,7 @@ __all__ = [  # noqa: PLE0604 - the models' names are generated; the rest are thi
     "to_document",
     "tool_input_schema",
     "tool_output_schema",
+    "tool_schema_text",
 ]
 
 _PACKAGE = "automium_contracts"
@@ -85,16 +86,23 @@ def bundled_schema(name: str) -> Mapping[str, Any]:
 
 
 @cache
+def tool_schema_text(name: str, direction: str) -> str:
+    """Contract ``name`` as a tool publishes it, for its ``"input"`` or ``"output"``: the
+    text, to parse a copy of its own for each caller (three times as fast as a deep copy)."""
+    return _read(f"tool-{direction}s", name)
+
+
+@cache
 def tool_input_schema(name: str) -> Mapping[str, Any]:
     """Contract ``name`` as a tool publishes it for its input (treat it as read-only)."""
-    schema: dict[str, Any] = json.loads(_read("tool-inputs", name))
+    schema: dict[str, Any] = json.loads(tool_schema_text(name, "input"))
     return schema
 
 
 @cache
 def tool_output_schema(name: str) -> Mapping[str, Any]:
     """Contract ``name`` as a tool publishes it for its output (treat it as read-only)."""
-    schema: dict[str, Any] = json.loads(_read("tool-outputs", name))
+    schema: dict[str, Any] = json.loads(tool_schema_text(name, "output"))
     return schema
 
 

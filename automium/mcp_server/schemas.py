@@ -10,16 +10,19 @@ Both accept exactly what the contract accepts; the tests prove it.
 
 from __future__ import annotations
 
-import copy
+import json
 from typing import Any
 
 from automium import contracts
 
 
 def input_schema(contract: str) -> dict[str, Any]:
-    # A copy per call: the SDK's models must never share (and mutate) our cached one.
-    return copy.deepcopy(dict(contracts.tool_input_schema(contract)))
+    # A copy per call, parsed from the text: the SDK's models must never share (and mutate)
+    # one schema object.
+    schema: dict[str, Any] = json.loads(contracts.tool_schema_text(contract, "input"))
+    return schema
 
 
 def output_schema(contract: str) -> dict[str, Any]:
-    return copy.deepcopy(dict(contracts.tool_output_schema(contract)))
+    schema: dict[str, Any] = json.loads(contracts.tool_schema_text(contract, "output"))
+    return schema

@@ -1,7 +1,8 @@
 """The composition root: ``build_server()`` wires the v1 tables into an SDK server.
 
 Every handler delegates to its table module and converts failures in one place; nothing is
-built at import time.
+built at import time, and the prompt and resource tables load on their first request (a
+start-up imports what ``tools/list`` needs, and no more).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from mcp import MCPError, types
 from mcp.server import Server, ServerRequestContext
 
 from automium import __version__
-from automium.mcp_server import prompts, resources, tools, warmup
+from automium.mcp_server import tools, warmup
 from automium.mcp_server.errors import internal_error
 
 log = logging.getLogger("automium.mcp")
@@ -61,6 +62,8 @@ async def _call_tool(
 async def _list_resources(
     _ctx: ServerRequestContext, _params: types.PaginatedRequestParams | None
 ) -> types.ListResourcesResult:
+    from automium.mcp_server import resources  # loaded on first use
+
     return resources.list_resources_result()
 
 
@@ -75,24 +78,32 @@ async def _list_resource_templates(
 async def _read_resource(
     _ctx: ServerRequestContext, params: types.ReadResourceRequestParams
 ) -> types.ReadResourceResult:
+    from automium.mcp_server import resources
+
     return _guarded("resources/read", resources.read, str(params.uri))
 
 
 async def _list_prompts(
     _ctx: ServerRequestContext, _params: types.PaginatedRequestParams | None
 ) -> types.ListPromptsResult:
+    from automium.mcp_server import prompts  # loaded on first use
+
     return prompts.list_prompts_result()
 
 
 async def _get_prompt(
     _ctx: ServerRequestContext, params: types.GetPromptRequestParams
 ) -> types.GetPromptResult:
+    from automium.mcp_server import prompts
+
     return _guarded(f"prompts/get {params.name[:100]}", prompts.get, params.name, params.arguments)
 
 
 async def _complete(
     _ctx: ServerRequestContext, params: types.CompleteRequestParams
 ) -> types.CompleteResult:
+    from automium.mcp_server import prompts
+
     values: list[str] = []
     if isinstance(params.ref, types.PromptReference):
         context = (params.context.arguments if params.context else None) or {}
