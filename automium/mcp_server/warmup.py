@@ -35,12 +35,19 @@ def start() -> None:
 def _warm() -> None:
     try:
         from automium import corpus
+        from automium.benchmark.runner import app_journeys
         from automium.capabilities import CAPABILITIES
         from automium.corpus.pages import prepare
+        from automium.runs.submission import reference_refs
 
         for capability in CAPABILITIES:
             capability.prepare()
         for fixture in corpus.fixtures():
             prepare(fixture)
+        # What first calls derive from the corpus: each app's journey profiles (a
+        # comparison's), each reference journey's ref (a submission's).
+        for app_id in corpus.app_ids():
+            app_journeys(app_id)
+        reference_refs()
     except Exception:  # a failure here only means the first call loads it itself
         log.debug("warm-up stopped early", exc_info=True)

@@ -87,12 +87,13 @@ def create_run_submission(document: object) -> RunSubmission:
 
 
 @cache  # the corpus is checked in: its journeys' refs never change while serving
-def _reference_refs() -> dict[str, str]:
+def reference_refs() -> dict[str, str]:
+    """Each reference journey's ref, by journey id."""
     return {j.id: journey_ref(to_document(j)) for j in corpus.reference_journeys()}
 
 
 def _ref(journey: Journey, *, given: bool) -> str:
-    return journey_ref(to_document(journey)) if given else _reference_refs()[journey.id]
+    return journey_ref(to_document(journey)) if given else reference_refs()[journey.id]
 
 
 def _checked(document: object) -> RunSubmissionInput:
