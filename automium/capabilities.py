@@ -55,7 +55,11 @@ class Capability(Generic[In, Out]):
     input_contract: str
     output_contract: str
     handler: str
-    """The domain function, ``"module:function"``, taking ``In`` and returning ``Out``."""
+    """The domain function, ``"package:function"``, taking ``In`` and returning ``Out``. A
+    package, never one of its modules: the warm-up thread may be importing the package
+    while a first call resolves its handler, and only a package's import makes the other
+    thread wait for it to finish (a module imported on its own can meet the package's
+    import half-done)."""
     summary: Callable[[Mapping[str, Any]], str]
     """The one-line summary of an output document, for the text content of an answer."""
     cacheable: bool = False
@@ -64,8 +68,9 @@ class Capability(Generic[In, Out]):
     """The handler gets the raw arguments and checks them against the contract itself (a
     journey is checked against its contract and the corpus in one pass)."""
     document_handler: str | None = None
-    """For a domain that builds its output document itself: the function that returns that
-    document, exactly what the handler's model dumps to. :meth:`answer` calls it instead of
+    """For a domain that builds its output document itself: the function (``"package:
+    function"``, as ``handler``) that returns that document, exactly what the handler's
+    model dumps to. :meth:`answer` calls it instead of
     building the model and dumping it again (half of what a compile spent after its checks).
     The tests hold both to the output contract and to each other."""
 
@@ -225,7 +230,7 @@ COMPILE_JOURNEY: Capability[object, JourneyCompilation] = Capability(
     handler="automium.journeys:compile_journey",
     summary=_compilation_line,
     takes_document=True,
-    document_handler="automium.journeys.compiler:compilation_document",
+    document_handler="automium.journeys:compilation_document",
 )
 CREATE_RUN_SUBMISSION: Capability[object, RunSubmission] = Capability(
     name="automium_create_run_submission",
@@ -274,7 +279,7 @@ COMPARE_PLANNERS: Capability[object, BenchmarkReport] = Capability(
     handler="automium.benchmark:compare_planners",
     summary=_comparison_line,
     takes_document=True,
-    document_handler="automium.benchmark.report:report_document",
+    document_handler="automium.benchmark:report_document",
 )
 
 CAPABILITIES: tuple[Capability[Any, Any], ...] = (

@@ -17,9 +17,10 @@ from automium.benchmark.report import (
     compare_planners,
     normalized_repetitions,
     planner_reports,
+    report_document,
     request_problems,
 )
-from automium.benchmark.runner import run_trials
+from automium.benchmark.runner import app_journeys, run_trials
 from automium.benchmark.trials import Trial, TrialError
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "REPETITIONS_CAP",
     "Trial",
     "TrialError",
+    "app_journeys",
     "compare_planners",
     "k_points",
     "metrics_for",
@@ -37,6 +39,7 @@ __all__ = [
     "pass_hat_k",
     "planner_id",
     "planner_reports",
+    "report_document",
     "request_problems",
     "run_trials",
     "trial_seed",

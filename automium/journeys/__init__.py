@@ -7,7 +7,7 @@ and bound to runs by its ref (:func:`journey_ref`). Everything here is pure:
 no I/O, no clock, no randomness, so the same journey always compiles to the same graph.
 """
 
-from automium.journeys.compiler import compile_journey
+from automium.journeys.compiler import compilation_document, compile_journey
 from automium.journeys.graph import build_graph
 from automium.journeys.mermaid import render_mermaid
 from automium.journeys.refs import journey_ref
@@ -21,6 +21,7 @@ from automium.journeys.validate import (
 __all__ = [
     "build_graph",
     "check_journey",
+    "compilation_document",
     "compile_journey",
     "journey_ref",
     "nested_problems",

@@ -35,15 +35,19 @@ def start() -> None:
 def _warm() -> None:
     try:
         from automium import corpus
-        from automium.benchmark.runner import app_journeys
         from automium.capabilities import CAPABILITIES
         from automium.corpus.pages import prepare
-        from automium.runs.submission import reference_refs
 
         for capability in CAPABILITIES:
             capability.prepare()
         for fixture in corpus.fixtures():
             prepare(fixture)
+        # From the packages, as every handler is named: a module imported on its own
+        # while a call imports its package can meet that import half-done (a first call
+        # failed so, in CI, when this imported automium.benchmark.runner directly).
+        from automium.benchmark import app_journeys
+        from automium.runs import reference_refs
+
         # What first calls derive from the corpus: each app's journey profiles (a
         # comparison's), each reference journey's ref (a submission's).
         for app_id in corpus.app_ids():

@@ -4,6 +4,7 @@ by code and path. The prompt table likewise has its cases."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import typing
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 from automium import corpus
-from automium.capabilities import BY_NAME, CAPABILITIES, Capability, find
+from automium.capabilities import BY_NAME, CAPABILITIES, Capability, find, resolve
 from automium.contracts import ErrorCode, contract_names, model_for, to_document, to_json
 from automium.guidance import GUIDES
 from automium.validation import check
@@ -54,6 +55,18 @@ def test_a_success_case_satisfies_the_input_contract_and_its_output_the_output_c
 
     assert check(capability.input_contract, arguments) == []
     assert check(capability.output_contract, to_document(capability.run(arguments))) == []
+
+
+@pytest.mark.parametrize("capability", ROWS)
+def test_a_capabilitys_functions_are_named_by_their_package(
+    capability: Capability[Any, Any],
+) -> None:
+    # A module imported on its own while the warm-up thread imports its package can meet
+    # that import half-done; a package import waits for it.
+    for named in filter(None, (capability.handler, capability.document_handler)):
+        module = named.partition(":")[0]
+        assert hasattr(importlib.import_module(module), "__path__"), named
+        assert callable(resolve(named)), named
 
 
 @pytest.mark.parametrize(("tool", "arguments"), [(t, a) for _, t, a in tool_successes()])
