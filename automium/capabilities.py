@@ -91,12 +91,13 @@ class Capability(Generic[In, Out]):
     def prepare(self) -> None:
         """Load what this tool's first call would: its domain modules, and the checks and
         models of its contracts. Nothing is computed that a call would not reuse."""
-        from automium.contracts import model_for  # noqa: PLC0415 - loaded on first use
-        from automium.validation.checking import validator  # noqa: PLC0415
+        # Packages, not their modules (see ``handler``): a call may be importing them.
+        from automium import validation  # noqa: PLC0415 - loaded on first use
+        from automium.contracts import model_for  # noqa: PLC0415
 
         self.function()
         for contract in (self.input_contract, self.output_contract):
-            validator(contract)
+            validation.checking.validator(contract)
             model_for(contract)
 
     def answer(self, arguments: object) -> tuple[str, dict[str, Any]]:
