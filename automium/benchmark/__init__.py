@@ -16,7 +16,6 @@ from automium.benchmark.report import (
     REPETITIONS_CAP,
     compare_planners,
     normalized_repetitions,
-    planner_reports,
     report_document,
     request_problems,
 )
@@ -38,7 +37,6 @@ __all__ = [
     "parse_planners",
     "pass_hat_k",
     "planner_id",
-    "planner_reports",
     "report_document",
     "request_problems",
     "run_trials",

@@ -143,7 +143,7 @@ def nearest_rank(values: Sequence[int], percent: int) -> int:
 
 def metrics_for(trials: Iterable[Trial]) -> Metrics:
     """The contract's metrics over ``trials``; what they cannot support is ``None``."""
-    return Sums().add(trials).metrics()
+    return Metrics.model_validate(Sums().add(trials).document())
 
 
 @dataclass(slots=True)
@@ -220,9 +220,6 @@ class Sums:
                 tally[0] += n
                 tally[1] += c
         return whole
-
-    def metrics(self) -> Metrics:
-        return Metrics.model_validate(self.document())
 
     def document(self) -> dict[str, Any]:
         """The metrics as their ``Metrics`` document: exactly what the model dumps to."""

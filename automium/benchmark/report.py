@@ -34,11 +34,9 @@ from automium.contracts import (
     BenchmarkReport,
     ComparePlannersInput,
     ErrorCode,
-    FailingStep,
     Journey,
     Origin,
     PlannerReference,
-    PlannerReport,
     Recorded,
     Source,
     present,
@@ -201,23 +199,11 @@ def _report(
     }
 
 
-def planner_reports(
-    planners: Sequence[PlannerReference], app_ids: Sequence[str], trials: Sequence[Trial]
-) -> list[PlannerReport]:
-    """Per planner (in the given order) and per app (in ``app_ids`` order), from any trials.
-
-    The Pareto mark is left unset (``None``, no dominators): it needs every planner's
-    metrics, and :func:`compare_planners` sets it once they are known.
-    """
-    reports = _planner_documents(planners, app_ids, trials)
-    for report in reports:
-        report["paretoOptimal"], report["dominatedBy"] = None, []
-    return [PlannerReport.model_validate(report) for report in reports]
-
-
 def _planner_documents(
     planners: Sequence[PlannerReference], app_ids: Sequence[str], trials: Sequence[Trial]
 ) -> list[Document]:
+    """Per planner (in the given order) and per app (in ``app_ids`` order), from any
+    trials; the Pareto mark is left for :func:`_report`, which needs every planner's."""
     by_pair: defaultdict[tuple[str, str], list[Trial]] = defaultdict(list)
     for trial in trials:
         by_pair[(trial.planner_id, trial.app_id)].append(trial)
@@ -239,12 +225,8 @@ def _planner_documents(
     return reports
 
 
-def failing_steps(trials: Sequence[Trial]) -> list[FailingStep]:
-    """Where trials ended failed, most failures first (ties in the order first seen)."""
-    return [FailingStep.model_validate(step) for step in _failing_steps(trials)]
-
-
 def _failing_steps(trials: Sequence[Trial]) -> list[Document]:
+    """Where trials ended failed, most failures first (ties in the order first seen)."""
     counts = Counter(
         (t.app_id, t.journey_id, t.failing_step, t.failing_lane)
         for t in trials
