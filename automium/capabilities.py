@@ -195,13 +195,11 @@ def _comparison_line(report: Document) -> str:
     return line
 
 
-_NO_SIDE_EFFECTS = "Deterministic; no browser, no network, nothing persisted."
-
 LIST_APPS: Capability[ListAppsInput, AppCatalog] = Capability(
     name="automium_list_apps",
     title="List benchmark apps",
     description="List the apps of Automium's owned benchmark corpus with their route manifests. "
-    "Use it first, to pick an app and its route ids. " + _NO_SIDE_EFFECTS,
+    "Use it first, to pick an app and its route ids.",
     input_contract="list-apps-input.v1",
     output_contract="app-catalog.v1",
     handler="automium.corpus:list_apps",
@@ -213,7 +211,7 @@ LIST_FIXTURES: Capability[ListFixturesInput, FixtureCatalog] = Capability(
     title="List benchmark fixtures",
     description="List the corpus fixtures (of one app, or all) with their environment profiles, "
     "entities, files, account refs (never secrets) and reference journeys. Use it to pick a "
-    "fixtureId and environmentProfileId. " + _NO_SIDE_EFFECTS,
+    "fixtureId and environmentProfileId.",
     input_contract="list-fixtures-input.v1",
     output_contract="fixture-catalog.v1",
     handler="automium.corpus:list_fixtures",
@@ -225,7 +223,7 @@ COMPILE_JOURNEY: Capability[object, JourneyCompilation] = Capability(
     title="Validate and compile a journey",
     description="Check a journey against the corpus and the pages of its fixture, step by step, "
     "and compile it into its graph. An invalid journey gets an error listing every problem with "
-    "its JSON path and allowed values. Runs nothing. " + _NO_SIDE_EFFECTS,
+    "its JSON path and allowed values. Runs nothing.",
     input_contract="journey.v1",
     output_contract="journey-compilation.v1",
     handler="automium.journeys:compile_journey",
@@ -238,7 +236,7 @@ CREATE_RUN_SUBMISSION: Capability[object, RunSubmission] = Capability(
     title="Model a run submission",
     description="Model a run of a journey with a planner: a deterministic run id, the journey's "
     "ref, artifact and replay refs, and the modeled timeline (its events with includeEvents; a "
-    "failing variant with failure). Nothing is queued or executed. " + _NO_SIDE_EFFECTS,
+    "failing variant with failure). Nothing is queued or executed.",
     input_contract="run-submission-input.v1",
     output_contract="run-submission.v1",
     handler="automium.runs:create_run_submission",
@@ -250,7 +248,7 @@ GET_REPLAY_SUMMARY: Capability[ReplaySummaryInput, ReplaySummary] = Capability(
     title="Summarise a run's replay",
     description="Summarise a run from what you supply: the artifact kinds its verdict needs and "
     "the lanes to read first; with replay events, a digest per lane, the failing step and the "
-    "failure's class. Reads no file. " + _NO_SIDE_EFFECTS,
+    "failure's class. Reads no file.",
     input_contract="replay-summary-input.v1",
     output_contract="replay-summary.v1",
     handler="automium.replay:replay_summary",
@@ -261,7 +259,7 @@ GET_ARTIFACT_MANIFEST: Capability[object, ArtifactManifest] = Capability(
     title="Build an artifact manifest",
     description="Build a run's artifact manifest from entries you supply: kinds from the "
     "vocabulary, canonical relative paths under the root, content types inferred; with the "
-    "verdict, the kinds missing. Reads, writes and uploads no file. " + _NO_SIDE_EFFECTS,
+    "verdict, the kinds missing. Reads, writes and uploads no file.",
     input_contract="artifact-manifest-input.v1",
     output_contract="artifact-manifest.v1",
     handler="automium.artifacts:build_manifest",
@@ -274,7 +272,7 @@ COMPARE_PLANNERS: Capability[object, BenchmarkReport] = Capability(
     description="Compare planner backends on reference journeys or your own: pass rate with a 95% "
     "interval, pass^k, step success, latency, tokens per success and recovery, per planner and "
     "app, the steps that fail most, and a verdict. Trials are modeled (no planner is called) "
-    "unless you give recorded ones. " + _NO_SIDE_EFFECTS,
+    "unless you give recorded ones.",
     input_contract="compare-planners-input.v1",
     output_contract="benchmark-report.v1",
     handler="automium.benchmark:compare_planners",

@@ -324,6 +324,7 @@ def publish(bundled: Json, documents: Mapping[str, str]) -> Json:
       property that uses it carries its own;
     - the root loses its description: the tool's own description says what the input is;
     - a discriminated union is written once (:func:`_flatten`);
+    - a definition used once is written where it is used;
     - a ``type`` that an ``enum`` of strings or a ``const`` implies goes.
     What the schema accepts does not change (a test proves it, nested documents aside).
     """
@@ -352,9 +353,11 @@ def publish(bundled: Json, documents: Mapping[str, str]) -> Json:
             if "discriminator" in bundled["$defs"][name]:
                 tag = bundled["$defs"][name]["discriminator"]["propertyName"]
                 defs[name] = _flatten(union, tag, defs)
-        published["$defs"] = _reachable(published, defs)
-        if not published["$defs"]:
-            del published["$defs"]
+        # A definition used once says no more than its one use: it is written there, and
+        # the use's own description (the property's) replaces the definition's.
+        published, defs = _inlined(published, _reachable(published, defs), _DESCRIPTION)
+        if defs:
+            published["$defs"] = defs
     published = _portable(_implied(published))
     _still_a_schema(published)
     return published
@@ -362,13 +365,14 @@ def publish(bundled: Json, documents: Mapping[str, str]) -> Json:
 
 def _flatten(union: Json, tag: str, defs: Json) -> Json:
     """A discriminated union as one object: every property of every branch, each once, and
-    per tag a rule (``if`` the tag ``then`` its required properties, the names of the
-    properties it takes, and its own constraints where they differ).
+    an ``anyOf`` of one branch per shape: its tag (or tags), its required properties, the
+    names of the properties it takes, and its own constraints where they differ.
 
-    Exactly what the ``oneOf`` accepts: a document matches the branch its tag names, and
-    the rule of that tag gives back that branch's required, allowed and constrained
-    properties. The branches' own descriptions become their rules'. Written this way, a
-    journey's thirteen step shapes repeat no property.
+    Exactly what the ``oneOf`` accepts: the tag is required and one of the tags, so only
+    the branch that names it can match, and that branch gives back its shape's required,
+    allowed and constrained properties. Tags of the same shape share a branch (five step
+    intents act on a target and take nothing else), with their descriptions in turn.
+    Written this way, a journey's thirteen step shapes repeat no property.
     """
     branches = [defs[b["$ref"].removeprefix("#/$defs/")] for b in union["oneOf"]]
     names = list(dict.fromkeys(name for b in branches for name in b["properties"]))
@@ -387,38 +391,45 @@ def _flatten(union: Json, tag: str, defs: Json) -> Json:
         for r in branches[0].get("required", [])
         if all(r in b.get("required", []) for b in branches)
     ]
-    rules = []
+    shapes_by_key: dict[str, tuple[list[Any], list[str], Json]] = {}
     for branch in branches:
-        const = branch["properties"][tag]["const"]
-        then: Json = {}
+        shape = {}
         required = [r for r in branch.get("required", []) if r not in everywhere]
         if required:
-            then["required"] = required
+            shape["required"] = required
         own = {
             name: _undescribed(schema)
             for name, schema in branch["properties"].items()
             if name != tag and _undescribed(shared[name]) != _undescribed(schema)
         }
         if own:
-            then["properties"] = own
+            shape["properties"] = own
         taken = [name for name in names if name in branch["properties"]]
         if taken != names:  # the properties it takes, which says which it does not
-            then["propertyNames"] = {"enum": taken}
-        extra = {k: v for k, v in branch.items() if k not in _FLATTENED}
-        rules.append(
-            {
-                "description": branch.get("description", ""),
-                "if": {"properties": {tag: {"const": const}}},
-                "then": {**then, **extra},
-            }
+            shape["propertyNames"] = {"enum": taken}
+        shape.update({k: v for k, v in branch.items() if k not in _FLATTENED})
+        tags, descriptions, _ = shapes_by_key.setdefault(
+            json.dumps(shape, sort_keys=True), ([], [], shape)
         )
+        tags.append(branch["properties"][tag]["const"])
+        descriptions.append(branch.get("description", ""))
     return {
         **{k: v for k, v in union.items() if k not in ("oneOf", "discriminator")},
         "type": "object",
         "required": [tag, *(r for r in everywhere if r != tag)],
         "properties": shared,
         "additionalProperties": False,
-        "allOf": rules,
+        "anyOf": [
+            {
+                "description": " ".join(d for d in descriptions if d),
+                "properties": {
+                    tag: {"const": tags[0]} if len(tags) == 1 else {"enum": tags},
+                    **shape.get("properties", {}),
+                },
+                **{k: v for k, v in shape.items() if k != "properties"},
+            }
+            for tags, descriptions, shape in shapes_by_key.values()
+        ],
     }
 
 
@@ -455,6 +466,9 @@ def _described(name: str, tag: str, having: list[Json], defs: Json) -> Json:
     meanings = [(b["properties"][tag]["const"], b["properties"][name]) for b in having]
     each = "; ".join(f"{c}: {p.get('description', '').rstrip('.')}" for c, p in meanings)
     return {"description": each}
+
+
+_DESCRIPTION = frozenset({"description"})
 
 
 def _undescribed(schema: Any) -> Any:
@@ -511,10 +525,11 @@ def publish_output(checks: Json) -> Json:
     return published
 
 
-def _inlined(root: Json, defs: Json) -> tuple[Json, Json]:
+def _inlined(root: Json, defs: Json, overriding: frozenset[str] = frozenset()) -> tuple[Json, Json]:
     """``root`` and ``defs`` with every definition that is used once, by no definition that
     it uses itself, written in place of its ``$ref`` (where the ``$ref``'s siblings, if any,
-    constrain other keywords than the definition does, so merging loses none)."""
+    constrain other keywords than the definition does, so merging loses none; a sibling in
+    ``overriding``, an annotation, replaces the definition's own)."""
     while True:
         uses = Counter(_refs([root, *defs.values()]))
         once = next(
@@ -523,7 +538,7 @@ def _inlined(root: Json, defs: Json) -> tuple[Json, Json]:
                 for n in defs
                 if uses[n] == 1
                 and n not in _refs([defs[n]])
-                and not _clashes([root, *defs.values()], n, defs[n])
+                and not _clashes([root, *defs.values()], n, defs[n], overriding)
             ),
             None,
         )
@@ -598,13 +613,15 @@ def _swapped(node: Any, body: Json, name: str) -> Any:
     )
 
 
-def _clashes(nodes: list[Any], name: str, body: Json) -> bool:
-    """Whether a ``$ref`` to ``name`` has a sibling keyword that ``body`` has too."""
+def _clashes(nodes: list[Any], name: str, body: Json, overriding: frozenset[str]) -> bool:
+    """Whether a ``$ref`` to ``name`` has a sibling keyword that ``body`` has too (one in
+    ``overriding`` aside)."""
     stack = list(nodes)
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            if node.get("$ref") == f"#/$defs/{name}" and (node.keys() - {"$ref"}) & body.keys():
+            siblings = node.keys() - {"$ref"} - overriding
+            if node.get("$ref") == f"#/$defs/{name}" and siblings & body.keys():
                 return True
             stack.extend(_below(node))
         elif isinstance(node, list):
@@ -704,7 +721,9 @@ def _portable_one(out: Json) -> Json:
 
 
 def _implied(node: Any) -> Any:
-    """``node`` without the ``type`` its ``const`` or string ``enum`` already implies."""
+    """``node`` without the ``type`` its ``const`` or string ``enum`` already implies. (Not
+    the ``type`` beside a ``$ref`` to a definition of that type: Ajv's strict mode wants a
+    ``maxLength`` to sit beside its ``type``.)"""
     return _bottom_up(node, _implied_one)
 
 

@@ -25,8 +25,8 @@ INSTRUCTIONS = (
     "Automium v1 is model-only browser QA. Read automium://apps and automium://fixtures, "
     "draft a journey (prompt draft_journey), compile it (automium_compile_journey), then "
     "model a run, its replay summary and artifact manifest, and compare planners. Every "
-    "tool is read-only and deterministic; nothing is ever executed. Errors carry a code, a "
-    "JSON path and the allowed values."
+    "tool is read-only and deterministic: no browser, no network, nothing persisted or "
+    "executed. Errors carry a code, a JSON path and the allowed values."
 )
 
 

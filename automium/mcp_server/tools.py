@@ -14,9 +14,9 @@ from automium.errors import AutomiumError
 from automium.mcp_server.errors import COMPLETE, tool_error
 from automium.mcp_server.schemas import input_schema, output_schema
 
-_READ_ONLY = types.ToolAnnotations(
-    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-)
+# No destructiveHint: the spec gives it meaning only when readOnlyHint is false, and every
+# session would pay 24 B a tool for it.
+_READ_ONLY = types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
 
 @cache

@@ -43,15 +43,16 @@ async def test_tools_list_matches_its_snapshot_which_names_each_schema_file(
 
 
 async def test_the_v1_tools_are_listed_in_order_read_only_with_titles(client: Client) -> None:
+    # Said once, in the instructions and by every tool's annotations, not in 7 descriptions.
+    assert "no browser, no network, nothing persisted" in (client.instructions or "")
     listed = (await client.list_tools()).tools
     assert [t.name for t in listed] == list(TOOLS)
     for tool in listed:
         assert tool.title
-        assert "nothing persisted" in (tool.description or "")
         assert tool.annotations is not None
         assert tool.annotations.read_only_hint is True
         assert tool.annotations.idempotent_hint is True
-        assert tool.annotations.destructive_hint is False
+        assert tool.annotations.destructive_hint is None  # meaningless beside read-only
         assert tool.annotations.open_world_hint is False
 
 

@@ -72,7 +72,7 @@ class Text(RootModel[str]):
             description="Free text that must not be blank.",
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
 
@@ -186,7 +186,7 @@ class SemanticLocator(BaseModel):
             description='Accessible name, as the page shows it, e.g. "Add to cart".',
             max_length=200,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     nth: Annotated[
@@ -242,7 +242,7 @@ class Modeled(BaseModel):
             description="The same, in words, for a human or an agent.",
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     assumptions: Annotated[

@@ -41,7 +41,7 @@ class Route(BaseModel):
             description="What the route shows.",
             max_length=200,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
 
@@ -90,7 +90,7 @@ class App(BaseModel):
             description="Name to show.",
             max_length=200,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     hosting: Annotated[
@@ -106,7 +106,7 @@ class App(BaseModel):
             description="Why the app is in the corpus.",
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     capabilities: Annotated[
@@ -205,7 +205,7 @@ class Entity(BaseModel):
             description='Its name as the app shows it, e.g. "Printer offline on floor 3".',
             max_length=200,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
 
@@ -243,7 +243,7 @@ class FixtureFile(BaseModel):
             description="What the file holds.",
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
 
@@ -280,7 +280,7 @@ class Redirect(BaseModel):
             description="Why, in words.",
             max_length=200,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
 
@@ -413,7 +413,7 @@ class Fixture(BaseModel):
             description="The state the fixture starts from.",
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     environment_profile_id: Annotated[

@@ -118,7 +118,7 @@ class PlannerDecision(BaseModel):
             description="Why, in one or two sentences.",
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     token_usage: Annotated[
@@ -173,7 +173,7 @@ class PlannerRequest(BaseModel):
             description="The journey's goal.",
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     snapshot: Annotated[

@@ -59,7 +59,7 @@ class Classification(BaseModel):
             description="The rule that fired, in words.",
             max_length=200,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     event_seqs: Annotated[

@@ -66,7 +66,7 @@ class Problem(BaseModel):
             description="What is wrong and how to fix it.",
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     path: Annotated[
@@ -117,7 +117,7 @@ class ToolError(BaseModel):
             description="What is wrong and how to fix it.",
             max_length=2000,
             min_length=1,
-            pattern="[^\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
     path: Annotated[
