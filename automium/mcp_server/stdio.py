@@ -2,49 +2,47 @@
 
 Automium brings its own stdio transport instead of the SDK's ``stdio_server``, which reads
 a whole line before looking at it (one 100 MB line peaked at 3.7 GiB), drops every line it
-cannot parse without an answer, and reads and writes on non-daemon worker threads that
-keep the process alive after the session was cancelled. Here:
+cannot parse without an answer, and hands every read and every write to a worker thread
+(non-daemon ones, which keep the process alive after the session was cancelled). Here the
+event loop does the I/O itself, and nothing else runs on a thread:
 
-- a *daemon reader thread* reads stdin in 64 KiB chunks, frames lines with a 4 MiB cap
-  (:mod:`~automium.mcp_server.framing`) and decodes each one
-  (:mod:`~automium.mcp_server.inbound`): a message is handed to the event loop, a refusal
-  goes straight to the writer as a JSON-RPC error. Parsing there keeps a slow line off the
-  event loop, and catching every failure of the parser there is safe: signals are only
-  ever delivered to the main thread. At the end of input the loop waits for the answers
-  still due (:mod:`~automium.mcp_server.inflight`) before the SDK learns of it;
-- a *daemon writer thread* writes each outgoing line, so a client that stops reading
-  blocks no event loop and no exit;
-- the event loop runs the SDK's server on memory streams, exactly as ``stdio_server``
+- the *reader* task waits until stdin is readable, reads up to 64 KiB, frames lines with a
+  4 MiB cap (:mod:`~automium.mcp_server.framing`) and decodes each one
+  (:mod:`~automium.mcp_server.inbound`): a message goes to the SDK, a refusal straight to
+  stdout as a JSON-RPC error. It reads on only once the SDK has taken every message of
+  the chunk, and once fewer than 64 requests are in flight
+  (:mod:`~automium.mcp_server.inflight`). At the end of input it waits for the answers
+  still due before the SDK learns of it;
+- the *writer* writes each outgoing line to stdout, which is non-blocking when it is a
+  pipe or a socket: a line goes out at once while the pipe has room, and otherwise the
+  task writing it waits until the client reads, never the loop;
+- the SDK's server runs on memory streams between them, exactly as ``stdio_server``
   feeds it.
 
-The threads and the loop meet in two hand-offs and nothing else: the reader gives the loop
-one message at a time with ``call_soon_threadsafe`` and waits until the SDK has taken it,
-and the loop queues lines for the writer. Neither spawns a task per message, as a portal
-call does (that cost showed on every call), and once the loop is gone a thread's next
-hand-off fails and ends the thread quietly.
+Two hand-offs to threads per request (a read and a write) cost more than the smaller
+calls themselves on a 2-core machine: waking another thread, often on the other CPU,
+and coming back cold. The loop already waits on the pipes between requests.
 
 Every way a session ends is a clean exit with code 0 and nothing on stderr but logs: stdin
-closing (once what was asked is answered and written), SIGINT, SIGTERM (the MCP shutdown sequence:
-close stdin, then SIGTERM) and a closed stdout (the client is gone; noticed at the next
-write). Back-pressure is end to end: the SDK's streams have a zero-size buffer, the reader
-waits until its message is taken, at most 64 requests are in flight and the writer's queue
-is bounded, so a client that floods stdin, or stops reading, is read only as fast as the
-server answers it and reads its answers.
+closing (once what was asked is answered and written), SIGINT, SIGTERM (the MCP shutdown
+sequence: close stdin, then SIGTERM) and a closed stdout (the client is gone; noticed at
+the next write). Back-pressure is end to end: the SDK's streams have a zero-size buffer,
+the reader reads no further ahead than the SDK takes, at most 64 requests are in flight,
+and an answer waits for the client to read the last one, so a client that floods stdin,
+or stops reading, is read only as fast as the server answers it and reads its answers.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
-import queue
 import signal
-import threading
-from collections.abc import Callable
-from typing import Any
+import stat
+from collections.abc import AsyncIterator, Iterator
 
 import anyio
+import anyio.lowlevel
 from anyio import CancelScope
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp import types
@@ -68,12 +66,6 @@ log = logging.getLogger("automium.mcp")
 CHUNK_BYTES = 65536
 """How much one read of stdin takes at most (the pipe holds 64 KiB on Linux)."""
 
-QUEUED_LINES = 16
-"""Lines the writer may have queued: a client that stops reading holds up the loop after
-that many (the loop keeps serving other tasks while it waits)."""
-
-_FULL_QUEUE_POLL_S = 0.005
-
 
 def serve_stdio() -> None:
     """Serve one session on stdin/stdout until it ends (see the module docstring)."""
@@ -82,76 +74,67 @@ def serve_stdio() -> None:
 
 async def _serve() -> None:
     server = build_server()
-    with claimed_stdio() as (wire_in, wire_out):
+    with claimed_stdio() as (wire_in, wire_out), _non_blocking(wire_out):
         await serve_session(server, wire_in, wire_out)
-
-
-class _Inbox:
-    """Reader thread -> event loop, one message at a time: :meth:`put` returns once the SDK
-    has taken the message, so the reader reads no further ahead than the server consumes."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
-        self._offers, self._received = anyio.create_memory_object_stream[SessionMessage | None](1)
-        self._taken = threading.Semaphore(0)
-
-    def put(self, message: SessionMessage | None) -> None:
-        """Called on the reader thread; ``None`` says the input ended."""
-        self._loop.call_soon_threadsafe(self._offer, message)
-        if message is not None:
-            self._taken.acquire()
-
-    def _offer(self, message: SessionMessage | None) -> None:
-        with contextlib.suppress(anyio.BrokenResourceError):  # the session is ending
-            self._offers.send_nowait(message)
-
-    async def pump(
-        self, to_sdk: MemoryObjectSendStream[SessionMessage | Exception], inflight: InFlight
-    ) -> None:
-        """Hand each message to the SDK; at the end of input, once the answers still due
-        are sent (or :data:`~automium.mcp_server.inflight.DRAIN_SECONDS` passed), end the
-        SDK's read stream, which finishes the session."""
-        async with to_sdk, self._received:
-            async for message in self._received:
-                if message is None:
-                    await inflight.drained()
-                    return
-                if isinstance(message.message, types.JSONRPCRequest):
-                    await inflight.room()  # a client that stops reading stops being read
-                inflight.saw_inbound(message.message)  # before the SDK can answer it
-                await to_sdk.send(message)
-                self._taken.release()
 
 
 async def serve_session(server: Server, wire_in: int, wire_out: int) -> None:
     """Run ``server`` on the two descriptors until stdin ends, stdout closes or a signal."""
     to_sdk, sdk_inbox = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     sdk_outbox, from_sdk = anyio.create_memory_object_stream[SessionMessage](0)
-    lines: queue.Queue[bytes | None] = queue.Queue(QUEUED_LINES)
-    loop = asyncio.get_running_loop()
-    inbox = _Inbox(loop)
-    writer_stopped = anyio.Event()
     inflight = InFlight()
     async with anyio.create_task_group() as tasks:
+        stdout = _Stdout(wire_out, tasks.cancel_scope)
         tasks.start_soon(_stop_on_signals, tasks.cancel_scope)
-        tasks.start_soon(inbox.pump, to_sdk, inflight)
-        tasks.start_soon(_encode, from_sdk, lines, inflight)
-        tasks.start_soon(_stop_when, writer_stopped, tasks.cancel_scope)
-        _daemon("automium stdin", _read, wire_in, inbox, lines)
-        _daemon("automium stdout", _write, wire_out, lines, _on_loop(loop, writer_stopped.set))
+        tasks.start_soon(_read, wire_in, to_sdk, stdout, inflight)
+        answered = anyio.Event()
+        tasks.start_soon(_write_answers, from_sdk, stdout, inflight, answered)
         await server.run(sdk_inbox, sdk_outbox, server.create_initialization_options())
-        await writer_stopped.wait()  # stdin ended: the SDK's last answers reach the wire
+        await answered.wait()  # stdin ended: the SDK's last answers reach the wire
         tasks.cancel_scope.cancel()
 
 
-def _on_loop(loop: asyncio.AbstractEventLoop, callback: Callable[[], object]) -> Callable[[], None]:
-    """``callback`` scheduled on ``loop`` from another thread (a no-op once it is closed)."""
+class _Stdout:
+    """Whole lines to stdout, one at a time; a closed stdout ends the session."""
 
-    def schedule() -> None:
-        with contextlib.suppress(RuntimeError):  # the loop is closed: the session is over
-            loop.call_soon_threadsafe(callback)
+    def __init__(self, fd: int, session: CancelScope) -> None:
+        self._fd = fd
+        self._session = session
+        self._turn = anyio.Lock()  # an answer and a refusal never interleave their bytes
 
-    return schedule
+    async def write(self, line: bytes) -> None:
+        data = memoryview(line + b"\n")
+        async with self._turn:
+            try:
+                while data:
+                    try:
+                        data = data[os.write(self._fd, data) :]
+                    except BlockingIOError:  # the pipe is full: the client is not reading
+                        await anyio.wait_writable(self._fd)
+            except OSError as exc:  # EPIPE: the client closed its end of stdout
+                log.info("stdout closed (%s); ending the session", exc.strerror)
+                self._session.cancel()
+                await anyio.lowlevel.checkpoint()  # the cancellation ends the caller here
+
+
+@contextlib.contextmanager
+def _non_blocking(fd: int) -> Iterator[None]:
+    """``fd`` non-blocking while the session runs, when it is a pipe or a socket of its own
+    (what an MCP client gives): a full pipe then waits in a task, not in the loop. A
+    terminal, a file, or a pipe stderr writes to too, stays as it is: the mode belongs to
+    the open file, which others share."""
+    wire = os.fstat(fd)
+    shared_with_stderr = os.path.samestat(wire, os.fstat(2))  # logs must never hit EAGAIN
+    pipe = stat.S_ISFIFO(wire.st_mode) or stat.S_ISSOCK(wire.st_mode)
+    if not pipe or shared_with_stderr or not os.get_blocking(fd):
+        yield
+        return
+    os.set_blocking(fd, False)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.set_blocking(fd, True)
 
 
 async def _stop_on_signals(scope: CancelScope) -> None:
@@ -162,59 +145,58 @@ async def _stop_on_signals(scope: CancelScope) -> None:
             return
 
 
-async def _stop_when(event: anyio.Event, scope: CancelScope) -> None:
-    await event.wait()
-    scope.cancel()
-
-
-async def _encode(
+async def _write_answers(
     messages: MemoryObjectReceiveStream[SessionMessage],
-    lines: queue.Queue[bytes | None],
+    stdout: _Stdout,
     inflight: InFlight,
+    answered: anyio.Event,
 ) -> None:
     async with messages:
         async for message in messages:
             # As the SDK's stdio writer serialises (aliases, only the fields set).
             text = message.message.model_dump_json(by_alias=True, exclude_unset=True)
-            await _queue(lines, text.encode())
+            await stdout.write(text.encode())
             inflight.saw_outbound(message.message)
-    await _queue(lines, None)  # the SDK is done: the writer stops once the queue is written
+    answered.set()  # the SDK is done and all it said is written
 
 
-async def _queue(lines: queue.Queue[bytes | None], line: bytes | None) -> None:
-    # A full queue means the client stopped reading: wait without blocking the loop (rare,
-    # so a short poll beats a wake-up from the writer for every line).
-    while True:
-        try:
-            lines.put_nowait(line)
-            return
-        except queue.Full:
-            await anyio.sleep(_FULL_QUEUE_POLL_S)
-
-
-def _daemon(name: str, target: Callable[..., None], *args: Any) -> None:
-    # Daemon: a thread blocked on a pipe must never keep the process alive after a session.
-    threading.Thread(target=_quietly, args=(target, *args), name=name, daemon=True).start()
-
-
-def _quietly(target: Callable[..., None], *args: Any) -> None:
-    """Run a wire thread; whatever ends it (the loop gone at exit, …) prints no traceback."""
-    try:
-        target(*args)
-    except BaseException as exc:  # a thread's uncaught exception prints a traceback
-        log.debug("%s ended: %r", threading.current_thread().name, exc)
-
-
-def _read(fd: int, inbox: _Inbox, lines: queue.Queue[bytes | None]) -> None:
+async def _read(
+    fd: int,
+    to_sdk: MemoryObjectSendStream[SessionMessage | Exception],
+    stdout: _Stdout,
+    inflight: InFlight,
+) -> None:
+    """Frame, decode and deliver stdin until it ends; then, once the answers still due are
+    written (or :data:`~automium.mcp_server.inflight.DRAIN_SECONDS` passed), end the SDK's
+    read stream, which finishes the session."""
     framer = LineFramer(MAX_LINE_BYTES, ID_WINDOW_BYTES)
-    try:
-        while chunk := _read_chunk(fd):
+    async with to_sdk:
+        async for chunk in _chunks(fd):
             for frame in framer.feed(chunk):
-                _deliver(_decoded(frame), inbox, lines)
+                await _deliver(_decoded(frame), to_sdk, stdout, inflight)
         for frame in framer.finish():
-            _deliver(_decoded(frame), inbox, lines)
-    finally:  # end of input: the SDK sees its read stream end and finishes the session
-        inbox.put(None)
+            await _deliver(_decoded(frame), to_sdk, stdout, inflight)
+        await inflight.drained()
+
+
+async def _chunks(fd: int) -> AsyncIterator[bytes]:
+    """What stdin holds, a read at a time, each once it is readable (a file, or the null
+    device, cannot be waited on, and reading it never waits)."""
+    waitable = True
+    while True:
+        if waitable:
+            try:
+                await anyio.wait_readable(fd)
+            except OSError:
+                waitable = False
+        try:
+            chunk = os.read(fd, CHUNK_BYTES)
+        except OSError as exc:  # stdin unreadable (EIO, …): as good as closed
+            log.info("stdin failed (%s); ending the session", exc.strerror)
+            return
+        if not chunk:
+            return
+        yield chunk
 
 
 def _decoded(frame: Frame) -> Inbound:
@@ -225,32 +207,16 @@ def _decoded(frame: Frame) -> Inbound:
         return None
 
 
-def _read_chunk(fd: int) -> bytes:
-    try:
-        return os.read(fd, CHUNK_BYTES)
-    except OSError as exc:  # stdin unreadable (EIO, …): as good as closed
-        log.info("stdin failed (%s); ending the session", exc.strerror)
-        return b""
-
-
-def _deliver(item: Inbound, inbox: _Inbox, lines: queue.Queue[bytes | None]) -> None:
+async def _deliver(
+    item: Inbound,
+    to_sdk: MemoryObjectSendStream[SessionMessage | Exception],
+    stdout: _Stdout,
+    inflight: InFlight,
+) -> None:
     if isinstance(item, SessionMessage):
-        inbox.put(item)
+        if isinstance(item.message, types.JSONRPCRequest):
+            await inflight.room()  # a client that stops reading stops being read
+        inflight.saw_inbound(item.message)  # before the SDK can answer it
+        await to_sdk.send(item)
     elif isinstance(item, Reply):
-        lines.put(item.line)  # blocks while the client is not reading: back-pressure
-
-
-def _write(fd: int, lines: queue.Queue[bytes | None], stopped: Callable[[], None]) -> None:
-    try:
-        while (line := lines.get()) is not None:
-            _write_all(fd, line + b"\n")
-    except OSError as exc:  # EPIPE: the client closed its end of stdout
-        log.info("stdout closed (%s); ending the session", exc.strerror)
-    finally:
-        stopped()
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
+        await stdout.write(item.line)  # waits while the client is not reading: back-pressure

@@ -4,8 +4,8 @@ While the session runs, the wire is served from private duplicates of fds 0 and 
 reads the null device and fd 1 points at stderr: a stray ``print`` or a library that
 writes to stdout lands on stderr instead of corrupting the wire, and nothing can steal
 bytes from stdin. This is what the SDK's ``stdio_server`` does too. The duplicates are
-never closed: a reader thread may still be blocked on one when the session ends, and a
-closed descriptor's number could be reused under it.
+never closed: fds 0 and 1 are restored from them, and a closed descriptor's number could
+be reused under a task that still holds it.
 """
 
 from __future__ import annotations

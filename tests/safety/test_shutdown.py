@@ -61,9 +61,9 @@ def test_a_client_that_closes_stdout_ends_the_session_with_code_0(tmp_path: Path
 def test_a_client_that_stops_reading_holds_the_server_back_not_its_memory_nor_its_exit(
     tmp_path: Path,
 ) -> None:
-    # 20,000 calls whose answers (8 KB each) nobody reads: the pipe fills, then the writer's
-    # queue, then the SDK's 64 requests in flight, and the server stops reading stdin (it had
-    # grown past 200 MiB in 3 s); SIGTERM still ends it.
+    # 20,000 calls whose answers (8 KB each) nobody reads: the pipe fills, the answer being
+    # written waits, so do the SDK's 64 requests in flight, and the server stops reading stdin
+    # (it had grown past 200 MiB in 3 s); SIGTERM still ends it.
     flood = b"".join(call(i, "automium_list_apps", {}) + b"\n" for i in range(1, 20001))
     with _initialized(tmp_path) as process:
         writer = threading.Thread(target=_write_all, args=(process.stdin, flood), daemon=True)

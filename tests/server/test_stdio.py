@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import anyio.to_thread
 import pytest
@@ -80,3 +82,34 @@ def test_serve_exits_cleanly_when_stdin_closes_and_writes_nothing_else() -> None
     )
     assert (result.returncode, result.stdout) == (0, b"")
     assert b"Traceback" not in result.stderr
+
+
+def test_serve_answers_a_file_of_requests_into_a_file(tmp_path: Path) -> None:
+    # `automium serve < requests.jsonl > answers.jsonl`: a file cannot be waited on, and is
+    # written in blocking mode; the last line needs no line end.
+    requests = tmp_path / "requests.jsonl"
+    requests.write_bytes(
+        b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":'
+        b'"2025-11-25","capabilities":{},"clientInfo":{"name":"file","version":"0"}}}\n'
+        b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+        b"not json\n"
+        b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":'
+        b'{"name":"automium_list_apps","arguments":{}}}'
+    )
+    answers = tmp_path / "answers.jsonl"
+    with requests.open("rb") as stdin, answers.open("wb") as stdout:
+        result = subprocess.run(
+            [sys.executable, "-m", "automium.mcp_server"],
+            stdin=stdin,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            timeout=60,
+            check=False,
+        )
+    assert result.returncode == 0, result.stderr.decode()[-2000:]
+    # A refusal is written as soon as its line is read, an answer once it is computed.
+    by_id = {line["id"]: line for line in map(json.loads, answers.read_bytes().splitlines())}
+    assert sorted(by_id, key=str) == [1, 2, None]
+    assert by_id[None]["error"]["code"] == -32700
+    assert by_id[1]["result"]["serverInfo"]["name"] == "automium"
+    assert by_id[2]["result"]["structuredContent"]["schemaVersion"] == "automium.app-catalog/v1"
