@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from pydantic import BaseModel
 
-from automium.contracts import ErrorCode, to_document
+from automium import contracts
+from automium.contracts import to_document
 from automium.errors import AutomiumError, quoted
 from automium.limits import check_arguments
 from automium.modeled import NOT_EXECUTED
@@ -300,7 +301,7 @@ def find(name: str) -> Capability[Any, Any]:
     capability = BY_NAME.get(name)
     if capability is None:
         raise AutomiumError.single(
-            ErrorCode.UNSUPPORTED_OPERATION,
+            contracts.ErrorCode.UNSUPPORTED_OPERATION,
             f"{quoted(name)} is not a v1 tool. Automium v1 is model-only: live execution (running "
             "a browser, a planner or a queue) is not part of v1. Use one of the listed tools.",
             "",

@@ -9,18 +9,23 @@ could not serve (port taken), 2 a usage error.
 
 from __future__ import annotations
 
-import argparse
 import logging
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 from automium import __version__
+
+if TYPE_CHECKING:
+    import argparse
 
 _LOOPBACK = "127.0.0.1"
 _DEFAULT_PORT = 4200
 
 
 def _port(text: str) -> int:
+    import argparse  # noqa: PLC0415 - see _parser
+
     try:
         port = int(text)
     except ValueError:
@@ -31,6 +36,8 @@ def _port(text: str) -> int:
 
 
 def _seconds(text: str) -> float:
+    import argparse  # noqa: PLC0415 - see _parser
+
     try:
         seconds = float(text)
     except ValueError:
@@ -41,6 +48,9 @@ def _seconds(text: str) -> float:
 
 
 def _parser() -> argparse.ArgumentParser:
+    # Imported here: what agents launch, `serve` with no option, starts without it.
+    import argparse  # noqa: PLC0415
+
     parser = argparse.ArgumentParser(
         prog="automium", description="Automium v1: a model-only browser-QA MCP server."
     )
@@ -88,33 +98,40 @@ def main(argv: list[str] | None = None) -> int:
     # Before anything is imported lazily below: a server never writes bytecode (the
     # install compiles it; what is stale is compiled in memory each time instead).
     sys.dont_write_bytecode = True
+    if (sys.argv[1:] if argv is None else argv) == ["serve"]:
+        # What agents launch, with nothing to parse: no parser is built (argparse is a few
+        # ms of a cold start).
+        _log_to_stderr("WARNING")
+        return _serve(http=False, host=None, port=None, read_timeout=None)
     parser = _parser()
     args = parser.parse_args(argv)
-    # stderr only: on stdio, stdout belongs to JSON-RPC.
-    logging.basicConfig(
-        stream=sys.stderr, level=args.log_level, format="%(levelname)s %(name)s: %(message)s"
-    )
-    if args.command == "serve" and not args.http and _http_options(args) != (None, None, None):
+    _log_to_stderr(args.log_level)
+    http_options = (args.host, args.port, args.read_timeout)
+    if args.command == "serve" and not args.http and http_options != (None, None, None):
         parser.error("serve: --host, --port and --read-timeout need --http")
     if args.command == "serve":
-        return _serve(args)
+        return _serve(args.http, *http_options)
     from automium.mcp_server.demo import run_demo  # noqa: PLC0415
 
     return run_demo(log_level=args.log_level)
 
 
-def _http_options(args: argparse.Namespace) -> tuple[object, ...]:
-    return (args.host, args.port, args.read_timeout)
+def _log_to_stderr(level: str) -> None:
+    # stderr only: on stdio, stdout belongs to JSON-RPC.
+    logging.basicConfig(
+        stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s"
+    )
 
 
-def _serve(args: argparse.Namespace) -> int:
+def _serve(http: bool, host: str | None, port: int | None, read_timeout: float | None) -> int:
     # SIGTERM stops the server as SIGINT does (uvicorn and the stdio transport each take
     # both over while they serve; this covers the start-up and the teardown around them).
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
-        if args.http:
-            port = _DEFAULT_PORT if args.port is None else args.port
-            return _serve_http(args.host or _LOOPBACK, port, args.read_timeout)
+        if http:
+            return _serve_http(
+                host or _LOOPBACK, _DEFAULT_PORT if port is None else port, read_timeout
+            )
         from automium.mcp_server.stdio import serve_stdio  # noqa: PLC0415 - keeps --version instant
 
         serve_stdio()

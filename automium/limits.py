@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import math
 
-from automium.contracts import ErrorCode
+from automium import contracts
 from automium.errors import AutomiumError, pointer
 
 MAX_ARGUMENTS_SIZE = 1_048_576
@@ -185,12 +185,14 @@ def _encodable(text: str) -> bool:
 
 
 def _exceeded(message: str) -> AutomiumError:
-    return AutomiumError.single(ErrorCode.LIMIT_EXCEEDED, message, "")
+    return AutomiumError.single(contracts.ErrorCode.LIMIT_EXCEEDED, message, "")
 
 
 def _not_json(path: tuple[str | int, ...], what: str, located: bool) -> Exception:
     if not located:
         return _Unlocated()
     return AutomiumError.single(
-        ErrorCode.INVALID_INPUT, f"the arguments hold {what}; send JSON values only", pointer(*path)
+        contracts.ErrorCode.INVALID_INPUT,
+        f"the arguments hold {what}; send JSON values only",
+        pointer(*path),
     )
