@@ -64,9 +64,13 @@ def standings(planners: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Standin
 def dominates(a: Standing, b: Standing) -> bool:
     """``a`` is at least as good as ``b`` on pass rate and on tokens per success, and better
     on one (both need a success)."""
-    if a.cost is None or b.cost is None:
+    if not a.passed or not b.passed:
         return False
-    return a.rate >= b.rate and a.cost <= b.cost and (a.rate > b.rate or a.cost < b.cost)
+    # The signs of rate(a) - rate(b) and cost(a) - cost(b), exactly, by cross-multiplying the
+    # counts (every standing has trials): the Fractions cost O(planners²) objects otherwise.
+    rate = a.passed * b.trials - b.passed * a.trials
+    cost = a.tokens * b.passed - b.tokens * a.passed
+    return rate >= 0 and cost <= 0 and (rate > 0 or cost < 0)
 
 
 def pareto(ranked: Sequence[Standing]) -> Mapping[str, list[str] | None]:
@@ -74,7 +78,7 @@ def pareto(ranked: Sequence[Standing]) -> Mapping[str, list[str] | None]:
     without a success, which is left out."""
     return {
         b.planner_id: None
-        if b.cost is None
+        if not b.passed
         else [a.planner_id for a in ranked if a is not b and dominates(a, b)]
         for b in ranked
     }

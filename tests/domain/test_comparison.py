@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from automium import corpus
@@ -14,7 +16,7 @@ from automium.benchmark import ASSUMPTIONS, compare_planners, metrics_for, run_t
 from automium.benchmark import model as planner_model
 from automium.benchmark.steps import HAZARDS, LANES, journey_profile
 from automium.benchmark.trials import Trial
-from automium.benchmark.verdict import dominates, judge, pareto, standings
+from automium.benchmark.verdict import Standing, dominates, judge, pareto, standings
 from automium.capabilities import COMPARE_PLANNERS
 from automium.contracts import (
     FailureClass,
@@ -149,6 +151,23 @@ def test_the_pareto_mark_keeps_planners_no_other_beats_on_both_pass_rate_and_cos
         "Pareto-optimal on pass rate vs tokens per success: a and b; dominated: c by a and b; "
         "left out without a success: d."
     )
+
+
+_COUNTS = st.tuples(st.integers(1, 400), st.integers(0, 400), st.integers(0, 10**9)).map(
+    lambda t: Standing("p", t[0], min(t[0], t[1]), t[2], 0.0, 1.0)
+)
+
+
+@given(a=_COUNTS, b=_COUNTS)
+def test_dominance_is_decided_on_exact_rates_and_costs(a: Standing, b: Standing) -> None:
+    expected = (
+        a.cost is not None
+        and b.cost is not None
+        and a.rate >= b.rate
+        and a.cost <= b.cost
+        and (a.rate > b.rate or a.cost < b.cost)
+    )
+    assert dominates(a, b) is expected
 
 
 def test_equal_planners_do_not_dominate_each_other() -> None:
