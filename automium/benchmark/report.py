@@ -29,7 +29,7 @@ from automium.benchmark.recorded import notice, observed, record_problems, recor
 from automium.benchmark.runner import app_journeys, run_trials
 from automium.benchmark.steps import JourneyProfile, profile
 from automium.benchmark.trials import Trial
-from automium.benchmark.verdict import judge, pareto, standings
+from automium.benchmark.verdict import pareto, standings, verdict_document
 from automium.contracts import (
     BenchmarkReport,
     ComparePlannersInput,
@@ -194,7 +194,7 @@ def _report(
         "journeys": journeys,
         "trialCount": len(trials),
         "planners": reports,
-        "verdict": to_document(judge(ranked, marks)),
+        "verdict": verdict_document(ranked, marks),
         **marker,
     }
 

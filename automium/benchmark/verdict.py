@@ -86,18 +86,26 @@ def pareto(ranked: Sequence[Standing]) -> Mapping[str, list[str] | None]:
 
 def judge(ranked: Sequence[Standing], marks: Mapping[str, list[str] | None]) -> ComparisonVerdict:
     """The verdict on ``ranked`` (planners with trials), with its summary in words."""
+    return ComparisonVerdict.model_validate(verdict_document(ranked, marks))
+
+
+def verdict_document(
+    ranked: Sequence[Standing], marks: Mapping[str, list[str] | None]
+) -> dict[str, Any]:
+    """:func:`judge`'s verdict as its ``ComparisonVerdict`` document, built directly (the
+    report is built as a document; a model only to dump it again cost 10 µs a report)."""
     top = max((s.rate for s in ranked), default=None)
     best = [s for s in ranked if s.rate == top]
     others = [s for s in ranked if s not in best]
     overlapping = [s for s in others if any(s.overlaps(b) for b in best)]
     frontier = [s.planner_id for s in ranked if marks.get(s.planner_id) == []]
-    return ComparisonVerdict(
-        best=[s.planner_id for s in best],
-        tied=len(best) > 1,
-        overlapping=[s.planner_id for s in overlapping],
-        separable=None if len(ranked) < 2 else len(best) == 1 and not overlapping,
-        pareto_frontier=frontier,
-        summary=" ".join(
+    return {
+        "best": [s.planner_id for s in best],
+        "tied": len(best) > 1,
+        "overlapping": [s.planner_id for s in overlapping],
+        "separable": None if len(ranked) < 2 else len(best) == 1 and not overlapping,
+        "paretoFrontier": frontier,
+        "summary": " ".join(
             sentence
             for sentence in (
                 _best_sentence(ranked, best),
@@ -106,7 +114,7 @@ def judge(ranked: Sequence[Standing], marks: Mapping[str, list[str] | None]) -> 
             )
             if sentence
         ),
-    )
+    }
 
 
 def _best_sentence(ranked: Sequence[Standing], best: Sequence[Standing]) -> str:
