@@ -106,10 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     _log_to_stderr(args.log_level)
-    http_options = (args.host, args.port, args.read_timeout)
-    if args.command == "serve" and not args.http and http_options != (None, None, None):
-        parser.error("serve: --host, --port and --read-timeout need --http")
     if args.command == "serve":
+        http_options = (args.host, args.port, args.read_timeout)
+        if not args.http and http_options != (None, None, None):
+            parser.error("serve: --host, --port and --read-timeout need --http")
         return _serve(args.http, *http_options)
     from automium.mcp_server.demo import run_demo  # noqa: PLC0415
 

@@ -7,12 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import anyio.to_thread
 import pytest
 from mcp import Client, StdioServerParameters
 
 from automium import __version__
-from automium.mcp_server.demo import run_demo
 from tests.cases import TOOLS
 
 pytestmark = pytest.mark.anyio
@@ -37,9 +35,18 @@ async def test_the_handshake_era_works_over_stdio_too() -> None:
         assert listed.prompts[0].name == "draft_journey"
 
 
-async def test_the_developer_experience_path_runs_in_order_as_the_demo_does() -> None:
-    lines: list[str] = []
-    assert await run_demo_async(lines) == 0
+def test_the_demo_command_walks_the_developer_experience_path_in_order() -> None:
+    # `make demo` runs this: the CLI parses `demo` and runs the session over stdio.
+    result = subprocess.run(
+        [sys.executable, "-m", "automium.cli", "demo"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.splitlines()
+    assert lines[-1] == "Demo passed: 11 steps behaved as expected. Nothing was executed."
     steps = [line for line in lines if line[:2].strip().rstrip(".").isdigit()]
     assert [s.split(". ", 1)[1].split(" ")[0:2] for s in steps] == [
         ["read", "automium://apps"],
@@ -57,9 +64,17 @@ async def test_the_developer_experience_path_runs_in_order_as_the_demo_does() ->
     assert not any("UNEXPECTED" in line for line in lines)
 
 
-async def run_demo_async(lines: list[str]) -> int:
-    # run_demo owns its event loop; run it in a worker thread of this one.
-    return await anyio.to_thread.run_sync(lambda: run_demo(out=lines.append))
+@pytest.mark.parametrize("option", [["--port", "4201"], ["--host", "localhost"]])
+def test_serve_refuses_http_options_without_http(option: list[str]) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "automium.cli", "serve", *option],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "--host, --port and --read-timeout need --http" in result.stderr
 
 
 def test_the_cli_prints_its_version() -> None:
