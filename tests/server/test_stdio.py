@@ -35,15 +35,15 @@ async def test_the_handshake_era_works_over_stdio_too() -> None:
         assert listed.prompts[0].name == "draft_journey"
 
 
+def _automium(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    """The ``automium`` command, as a newcomer types it."""
+    command = [sys.executable, "-m", "automium.cli", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+
+
 def test_the_demo_command_walks_the_developer_experience_path_in_order() -> None:
     # `make demo` runs this: the CLI parses `demo` and runs the session over stdio.
-    result = subprocess.run(
-        [sys.executable, "-m", "automium.cli", "demo"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = _automium("demo", timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     lines = result.stdout.splitlines()
     assert lines[-1] == "Demo passed: 11 steps behaved as expected. Nothing was executed."
@@ -66,24 +66,13 @@ def test_the_demo_command_walks_the_developer_experience_path_in_order() -> None
 
 @pytest.mark.parametrize("option", [["--port", "4201"], ["--host", "localhost"]])
 def test_serve_refuses_http_options_without_http(option: list[str]) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "automium.cli", "serve", *option],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
+    result = _automium("serve", *option)
     assert result.returncode == 2
     assert "--host, --port and --read-timeout need --http" in result.stderr
 
 
 def test_the_cli_prints_its_version() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "automium.cli", "--version"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = _automium("--version")
     assert (result.returncode, result.stdout.strip()) == (0, f"automium {__version__}")
 
 
