@@ -36,11 +36,6 @@ class Standing:
     def rate(self) -> Fraction:
         return Fraction(self.passed, self.trials)
 
-    @property
-    def cost(self) -> Fraction | None:
-        """Tokens per success; ``None`` without a success."""
-        return Fraction(self.tokens, self.passed) if self.passed else None
-
     def overlaps(self, other: Standing) -> bool:
         return self.low <= other.high and other.low <= self.high
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -160,13 +161,13 @@ _COUNTS = st.tuples(st.integers(1, 400), st.integers(0, 400), st.integers(0, 10*
 
 @given(a=_COUNTS, b=_COUNTS)
 def test_dominance_is_decided_on_exact_rates_and_costs(a: Standing, b: Standing) -> None:
-    expected = (
-        a.cost is not None
-        and b.cost is not None
-        and a.rate >= b.rate
-        and a.cost <= b.cost
-        and (a.rate > b.rate or a.cost < b.cost)
-    )
+    # The definition, in exact fractions: pass rate, and tokens per success.
+    expected = False
+    if a.passed and b.passed:
+        rates = Fraction(a.passed, a.trials), Fraction(b.passed, b.trials)
+        costs = Fraction(a.tokens, a.passed), Fraction(b.tokens, b.passed)
+        better = rates[0] > rates[1] or costs[0] < costs[1]
+        expected = rates[0] >= rates[1] and costs[0] <= costs[1] and better
     assert dominates(a, b) is expected
 
 
