@@ -62,7 +62,7 @@ regen: $(STAMP)
 
 # Re-pin after editing dependencies in pyproject.toml.
 lock: $(STAMP)
-	$(BIN)/uv pip compile pyproject.toml --group dev --universal --python-version 3.11 \
+	$(BIN)/uv pip compile pyproject.toml --group dev --all-extras --universal --python-version 3.11 \
 		--generate-hashes --quiet -o requirements.lock
 
 # Compiled first: the server measured is the one an install gives, whose bytecode is fresh
