@@ -113,7 +113,7 @@ class Recovery:
 
 
 @dataclass(frozen=True, slots=True)
-class TestPlan:
+class ExportPlan:
     journey_id: str
     ref: str
     goal: str
@@ -145,7 +145,7 @@ def secret_env(secret_ref: str) -> str:
     return "AUTOMIUM_SECRET_" + re.sub(r"[^A-Z0-9]", "_", secret_ref.upper())
 
 
-def plan(document: Mapping[str, Any], walk: Walk) -> TestPlan:
+def plan(document: Mapping[str, Any], walk: Walk) -> ExportPlan:
     """The plan of a journey document that compiled, with the walk compile made of it."""
     app_id, fixture_id = document["appId"], document["fixtureId"]
     assertions: dict[str, list[Mapping[str, Any]]] = {}
@@ -163,7 +163,7 @@ def plan(document: Mapping[str, Any], walk: Walk) -> TestPlan:
                 note=step.get("note"),
             )
         )
-    return TestPlan(
+    return ExportPlan(
         journey_id=document["id"],
         ref=journey_ref(document),
         goal=document["goal"],
@@ -305,7 +305,7 @@ class _Resolver:
 
     def _view_of(self, element: Element, location: Location | None) -> View:
         """The view ``element`` belongs to: the location's, or its own page's."""
-        if location is not None and location.view.template.elements[element.index] is element:
+        if location is not None and element in location.view.template.elements:
             return location.view
         return next(
             t.view(self.fixture, None)

@@ -6,7 +6,7 @@ import re
 
 from automium.export.fixture_files import DEFAULT_ROOT, FILES_ENV
 from automium.export.literals import comment, py_string
-from automium.export.plan import ACTION_TIMEOUT_MS, Action, Check, Locator, TestPlan, Unresolved
+from automium.export.plan import ACTION_TIMEOUT_MS, Action, Check, ExportPlan, Locator, Unresolved
 
 _ASSERTIONS = {
     "visible": "to_be_visible()",
@@ -32,11 +32,11 @@ def _test_name(goal: str) -> str:
     return name
 
 
-def file_name(plan: TestPlan) -> str:
+def file_name(plan: ExportPlan) -> str:
     return f"test_{_snake(plan.journey_id)}.py"
 
 
-def render(plan: TestPlan) -> str:
+def render(plan: ExportPlan) -> str:
     imports = []
     if plan.uses_secrets or plan.uses_files:
         imports.append("import os")
@@ -91,7 +91,7 @@ def _docstring(goal: str) -> str:
     return f'"""{text}"""'
 
 
-def _header(plan: TestPlan) -> list[str]:
+def _header(plan: ExportPlan) -> list[str]:
     lines = [
         f"# {comment(plan.goal)}",
         "#",
@@ -131,7 +131,7 @@ def _unresolved(target: Unresolved, where: str) -> str:
     return f"raise AssertionError({py_string(f'{where}: {target.why}')})"
 
 
-def _action_lines(action: Action, plan: TestPlan) -> list[str]:
+def _action_lines(action: Action, plan: ExportPlan) -> list[str]:
     if isinstance(action.target, Unresolved):
         return [f"    {_unresolved(action.target, 'step')}"]
     expression = _expression(action)
@@ -157,8 +157,9 @@ def _expression(action: Action) -> str:
         return f"page.keyboard.press({py_string(action.key or '')})"
     assert isinstance(action.target, Locator)
     locator = _locator(action.target)
+    timeout = action.timeout_ms or 0  # wait_for's
     if intent == "wait_for" and action.state == "enabled":
-        return f"expect({locator}).to_be_enabled(timeout={action.timeout_ms:_})"
+        return f"expect({locator}).to_be_enabled(timeout={timeout:_})"
     call = {
         "click": "click()",
         "fill": f"fill({_fill_value(action)})",
@@ -169,8 +170,7 @@ def _expression(action: Action) -> str:
         "press_key": f"press({py_string(action.key or '')})",
         "hover": "hover()",
         "scroll": "scroll_into_view_if_needed()",
-        "wait_for": f"wait_for(state={py_string(action.state or 'visible')}, "
-        f"timeout={action.timeout_ms:_})",
+        "wait_for": f"wait_for(state={py_string(action.state or 'visible')}, timeout={timeout:_})",
         "upload_file": f"set_input_files(FILES / {py_string(action.file or '')})",
     }[intent]
     return f"{locator}.{call}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from automium.export.fixture_files import DEFAULT_ROOT, FILES_ENV
 from automium.export.literals import comment, js_string
-from automium.export.plan import ACTION_TIMEOUT_MS, Action, Check, Locator, TestPlan, Unresolved
+from automium.export.plan import ACTION_TIMEOUT_MS, Action, Check, ExportPlan, Locator, Unresolved
 
 _ASSERTIONS = {
     "visible": "toBeVisible()",
@@ -16,11 +16,11 @@ _ASSERTIONS = {
 }
 
 
-def file_name(plan: TestPlan) -> str:
+def file_name(plan: ExportPlan) -> str:
     return f"{plan.journey_id}.spec.ts"
 
 
-def render(plan: TestPlan) -> str:
+def render(plan: ExportPlan) -> str:
     lines = [*_header(plan), ""]
     if plan.uses_files:
         lines.append("import path from 'node:path';")
@@ -53,7 +53,7 @@ def render(plan: TestPlan) -> str:
     return "\n".join(lines)
 
 
-def _header(plan: TestPlan) -> list[str]:
+def _header(plan: ExportPlan) -> list[str]:
     lines = [
         f"// {comment(plan.goal)}",
         "//",
@@ -73,7 +73,7 @@ def _header(plan: TestPlan) -> list[str]:
     return lines
 
 
-def _recovery_lines(plan: TestPlan, mark: str) -> list[str]:
+def _recovery_lines(plan: ExportPlan, mark: str) -> list[str]:
     recovery = plan.recovery
     lines = [f"{mark} Recovery:"]
     for kept in recovery.kept:
@@ -99,7 +99,7 @@ def _unresolved(target: Unresolved, where: str) -> str:
     return f"throw new Error({js_string(f'{where}: {target.why}')});"
 
 
-def _action_lines(action: Action, plan: TestPlan) -> list[str]:
+def _action_lines(action: Action, plan: ExportPlan) -> list[str]:
     if isinstance(action.target, Unresolved):
         return [f"    {_unresolved(action.target, 'step')}"]
     statement = _statement(action)
@@ -130,8 +130,9 @@ def _statement(action: Action) -> str:
         return f"await page.keyboard.press({js_string(action.key or '')});"
     assert isinstance(action.target, Locator)
     locator = _locator(action.target)
+    timeout = action.timeout_ms or 0  # wait_for's
     if intent == "wait_for" and action.state == "enabled":
-        return f"await expect({locator}).toBeEnabled({{ timeout: {action.timeout_ms:_} }});"
+        return f"await expect({locator}).toBeEnabled({{ timeout: {timeout:_} }});"
     call = {
         "click": "click()",
         "fill": f"fill({_fill_value(action)})",
@@ -142,7 +143,7 @@ def _statement(action: Action) -> str:
         "press_key": f"press({js_string(action.key or '')})",
         "hover": "hover()",
         "scroll": "scrollIntoViewIfNeeded()",
-        "wait_for": f"waitFor({{ state: '{action.state}', timeout: {action.timeout_ms:_} }})",
+        "wait_for": f"waitFor({{ state: '{action.state}', timeout: {timeout:_} }})",
         "upload_file": f"setInputFiles(path.join(FILES, {js_string(action.file or '')}))",
     }[intent]
     return f"await {locator}.{call};"
