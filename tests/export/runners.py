@@ -177,36 +177,43 @@ def _batch(
 
 def run_typescript(cases: Sequence[Case], folder: Path) -> dict[str, Outcome]:
     """Every case's spec in one ``@playwright/test`` run, one project per case."""
+    with contextlib.ExitStack() as stack:
+        batch = _batch(cases, "ts", folder, stack)
+        urls = {where: url for _, where, url, _ in batch}
+        secrets = {k: v for *_, values in batch for k, v in values.items()}
+        outcomes = playwright_test(folder, urls, secrets)
+    return {case.name: outcomes[where] for case, where, _, _ in batch}
+
+
+def playwright_test(
+    folder: Path, urls: Mapping[str, str], env: Mapping[str, str]
+) -> dict[str, Outcome]:
+    """Run the spec in each subfolder of ``folder`` named in ``urls`` against its base URL,
+    in one ``@playwright/test`` run (a project per subfolder); outcomes by subfolder."""
     if shutil.which("node") is None or not PLAYWRIGHT_CLI.is_file():
         unavailable("no Node or no tests/export/node_modules (`make export-deps`)")
-    with contextlib.ExitStack() as stack:
-        projects, secrets = [], {}
-        for case, where, url, values in _batch(cases, "ts", folder, stack):
-            projects.append({"name": case.name, "file": f"{where}/*.spec.ts", "baseURL": url})
-            secrets.update(values)
-        (folder / "node_modules").symlink_to(NODE_PACKAGE / "node_modules")
-        report = folder / "report.json"
-        env = {
+    projects = [{"name": w, "file": f"{w}/*.spec.ts", "baseURL": u} for w, u in urls.items()]
+    (folder / "node_modules").symlink_to(NODE_PACKAGE / "node_modules")
+    report = folder / "report.json"
+    result = subprocess.run(
+        [shutil.which("node") or "node", str(PLAYWRIGHT_CLI), "test", "--config", str(CONFIG)],
+        cwd=NODE_PACKAGE,
+        env={
             **os.environ,
-            **secrets,
+            FILES_ENV: str(ROOT / DEFAULT_ROOT),
+            **env,
             "AUTOMIUM_EXPORT_DIR": str(folder),
             "AUTOMIUM_EXPORT_OUTPUT": str(folder / "results"),
             "AUTOMIUM_EXPORT_PROJECTS": json.dumps(projects),
             "AUTOMIUM_EXPORT_REPORT": str(report),
             "AUTOMIUM_CHROMIUM": find_chromium(),
             "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1",
-            FILES_ENV: str(ROOT / DEFAULT_ROOT),
-        }
-        node = shutil.which("node") or "node"
-        result = subprocess.run(
-            [node, str(PLAYWRIGHT_CLI), "test", "--config", str(CONFIG)],
-            cwd=NODE_PACKAGE,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=BATCH_SECONDS,
-            check=False,
-        )
+        },
+        capture_output=True,
+        text=True,
+        timeout=BATCH_SECONDS,
+        check=False,
+    )
     if not report.is_file():
         pytest.fail(f"@playwright/test wrote no report:\n{result.stdout}\n{result.stderr}")
     return _typescript_outcomes(json.loads(report.read_text("utf-8")), result.stdout)
@@ -233,6 +240,9 @@ import json
 import os
 
 import pytest
+from playwright.sync_api import expect
+
+expect.set_options(timeout=int(os.environ.get("AUTOMIUM_EXPECT_TIMEOUT", "5000")))
 
 
 @pytest.fixture(scope="session")
@@ -253,57 +263,50 @@ def browser_context_args(browser_context_args, request):
 
 def run_python(cases: Sequence[Case], folder: Path) -> dict[str, Outcome]:
     """Every case's module in one pytest run, with pytest-playwright's ``page`` fixture."""
+    with contextlib.ExitStack() as stack:
+        batch = _batch(cases, "py", folder, stack)
+        urls = {where: url for _, where, url, _ in batch}
+        secrets = {k: v for *_, values in batch for k, v in values.items()}
+        outcomes = pytest_playwright(folder, urls, secrets)
+    return {case.name: outcomes[where] for case, where, _, _ in batch}
+
+
+def pytest_playwright(
+    folder: Path, urls: Mapping[str, str], env: Mapping[str, str]
+) -> dict[str, Outcome]:
+    """Run the module in each subfolder of ``folder`` named in ``urls`` against its base
+    URL, in one pytest run; outcomes by subfolder."""
     for needed in ("playwright", "pytest_playwright"):
         if importlib.util.find_spec(needed) is None:
             unavailable(f"{needed} is not installed (pytest-playwright runs the Python exports)")
-    with contextlib.ExitStack() as stack:
-        urls, secrets, names = {}, {}, {}
-        for case, where, url, values in _batch(cases, "py", folder, stack):
-            urls[where] = url
-            names[where] = case.name
-            secrets.update(values)
-        (folder / "conftest.py").write_text(_PYTEST_CONFTEST, "utf-8")
-        (folder / "pytest.ini").write_text("[pytest]\n", "utf-8")
-        report = folder / "report.xml"
-        env = {
+    (folder / "conftest.py").write_text(_PYTEST_CONFTEST, "utf-8")
+    (folder / "pytest.ini").write_text("[pytest]\n", "utf-8")
+    report = folder / "report.xml"
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]
+    command += ["-c", str(folder / "pytest.ini"), "--rootdir", str(folder), "--tb=short"]
+    command += ["--import-mode=importlib", f"--junitxml={report}", str(folder)]
+    result = subprocess.run(
+        command,
+        cwd=folder,
+        env={
             **os.environ,
-            **secrets,
-            "AUTOMIUM_BASE_URLS": json.dumps(urls),
+            FILES_ENV: str(ROOT / DEFAULT_ROOT),
+            **env,
+            "AUTOMIUM_BASE_URLS": json.dumps(dict(urls)),
             "AUTOMIUM_CHROMIUM": find_chromium(),
             "AUTOMIUM_CHROMIUM_FLAGS": json.dumps(CHROMIUM_FLAGS),
-            FILES_ENV: str(ROOT / DEFAULT_ROOT),
-        }
-        result = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pytest",
-                "-p",
-                "no:cacheprovider",
-                "-c",
-                str(folder / "pytest.ini"),
-                "--rootdir",
-                str(folder),
-                "--tb=short",
-                "--import-mode=importlib",
-                f"--junitxml={report}",
-                str(folder),
-            ],
-            cwd=folder,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=BATCH_SECONDS,
-            check=False,
-        )
+        },
+        capture_output=True,
+        text=True,
+        timeout=BATCH_SECONDS,
+        check=False,
+    )
     if not report.is_file():
         pytest.fail(f"pytest wrote no report:\n{result.stdout}\n{result.stderr}")
-    return _python_outcomes(report, folder, names, result.stdout)
+    return _python_outcomes(report, folder, result.stdout)
 
 
-def _python_outcomes(
-    report: Path, folder: Path, names: Mapping[str, str], output: str
-) -> dict[str, Outcome]:
+def _python_outcomes(report: Path, folder: Path, output: str) -> dict[str, Outcome]:
     outcomes = {}
     for testcase in ET.parse(report).getroot().iter("testcase"):
         where = testcase.get("classname", "").split(".")[0]
@@ -312,7 +315,7 @@ def _python_outcomes(
         if failure is None:
             failure = testcase.find("error")
         step = None if failure is None else _failing_step(module, failure.text or "")
-        outcomes[names.get(where, where)] = Outcome(failure is None, step, output)
+        outcomes[where] = Outcome(failure is None, step, output)
     return outcomes
 
 

@@ -82,8 +82,7 @@ def test_every_exported_spec_loads_in_playwright_test_with_its_goal_as_title(
     }
 
     listed = subprocess.run(
-        [shutil.which("node") or "node", str(PLAYWRIGHT_CLI), "test", "--list"]
-        + ["--config", str(CONFIG)],
+        [shutil.which("node") or "node", str(PLAYWRIGHT_CLI), "test", "--list", "-c", str(CONFIG)],
         cwd=NODE_PACKAGE,
         env=env,
         capture_output=True,
