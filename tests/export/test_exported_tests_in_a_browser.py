@@ -12,6 +12,7 @@ import pytest
 
 from automium.export import python as python_format
 from automium.export import typescript as typescript_format
+from automium.export.fixture_files import FILES_ENV
 from automium.export.plan import (
     Action,
     Check,
@@ -23,7 +24,7 @@ from automium.export.plan import (
     secret_env,
 )
 from automium.export.routes import route_pattern
-from tests.export.runners import FILES_ENV, Outcome, playwright_test, pytest_playwright
+from tests.export.runners import Outcome, playwright_test, pytest_playwright
 from tests.export.stand_in import stand_in
 
 pytestmark = pytest.mark.browser
