@@ -77,8 +77,16 @@ def _recovery_lines(plan: ExportPlan, mark: str) -> list[str]:
     recovery = plan.recovery
     lines = [f"{mark} Recovery:"]
     for kept in recovery.kept:
-        how = ", with expect(...).toPass()" if kept.startswith("retry_step") else ""
-        lines.append(f"{mark}   {kept}{how}.")
+        line = kept
+        if kept.startswith("retry_step"):
+            # toPass bounds retries by time, not by count: say so rather than claim a count.
+            seconds = recovery.attempts * ACTION_TIMEOUT_MS // 1000
+            line = (
+                f"retry_step: each step is retried with expect(...).toPass() within {seconds} s "
+                f"({recovery.attempts} attempts at the {ACTION_TIMEOUT_MS // 1000} s action "
+                "timeout)"
+            )
+        lines.append(f"{mark}   {line}.")
     lines += [f"{mark}   Lost: {lost}." for lost in recovery.lost]
     return lines
 

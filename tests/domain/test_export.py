@@ -490,7 +490,11 @@ def test_retry_step_retries_each_step_up_to_max_attempts_in_each_format() -> Non
     assert ts.count("}).toPass({ timeout: 15_000 });") == len(document["steps"])
     assert "ATTEMPTS = 3" in py
     assert py.count("    retry_step(lambda: ") == len(document["steps"])
-    assert "retry_step: each step is tried up to 3 times" in ts
+    assert "retry_step: each step is tried up to 3 times, with retry_step() below." in py
+    assert (
+        "// Recovery:\n//   retry_step: each step is retried with expect(...).toPass() within "
+        "15 s (3 attempts at the 5 s action timeout).\n"
+    ) in ts
 
 
 def test_without_retry_step_nothing_is_retried() -> None:

@@ -7,7 +7,7 @@
 //   automium apps serve --app shop-lite --fixture shop-lite.returning-buyer
 //   npx playwright test shop-lite.buy-one-mug.spec.ts
 // Recovery:
-//   retry_step: each step is tried up to 2 times, with expect(...).toPass().
+//   retry_step: each step is retried with expect(...).toPass() within 10 s (2 attempts at the 5 s action timeout).
 //   refresh_snapshot: a locator reads the page afresh at every action.
 
 import { test, expect } from '@playwright/test';
