@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
@@ -37,6 +38,8 @@ from automium.export.plan import (
 from automium.export.routes import route_path, route_pattern
 from automium.journeys import compile_journey
 from tests.cases import journey_with, reference_journey
+from tests.conftest import examples
+from tests.domain.page_journeys import valid_journeys
 
 REFERENCE_IDS = [j.id for j in corpus.reference_journeys()]
 
@@ -549,3 +552,23 @@ def test_asking_for_an_export_does_not_change_the_journeys_ref() -> None:
     assert with_export.journey_ref == plain.journey_ref
     assert plain.exports is None
     assert [e.file_name for e in with_export.exports or ()] == ["shop-lite.buy-one-mug.spec.ts"]
+
+
+# --- any journey that compiles -----------------------------------------------------------------
+
+
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(valid_journeys())
+def test_every_journey_that_compiles_exports_in_both_formats_with_every_step_and_assertion(
+    document: dict[str, Any],
+) -> None:
+    ts, py = (f.text for f in export_journey(document, ["ts", "py"]))
+
+    module = ast.parse(py)
+    assert sum(isinstance(node, ast.FunctionDef) for node in module.body) >= 1
+    assert ts.count("await test.step(") == len(document["steps"])
+    assert py.count("    # step ") == len(document["steps"])
+    for text in (ts, py):
+        assert "://" not in text.replace("[a-z]+://", "").replace("[a-z]+:\\/\\/", "")
+        labels = re.findall(r"expect\(.*?, ['\"](a\d+)['\"]\)\.|Error\(['\"]assertion (a\d+)", text)
+        assert sorted(x or y for x, y in labels) == sorted(a["id"] for a in document["assertions"])
