@@ -12,8 +12,12 @@ COVERAGE_FLOOR := 93
 # `npm ci` again whenever the lock file changes. Without npm, those tests skip themselves.
 INTEROP := tests/interop
 NODE_STAMP := $(INTEROP)/node_modules/.installed
+# @playwright/test for tests/export (exported specs run against the apps): no browser is
+# downloaded, the specs launch the provisioned Chromium.
+EXPORT_NODE := tests/export
+EXPORT_STAMP := $(EXPORT_NODE)/node_modules/.installed
 
-.PHONY: demo test lint typecheck pytest regen lock bench clean interop-deps
+.PHONY: demo test lint typecheck pytest regen lock bench clean interop-deps export-deps
 
 # Bytecode is compiled here, once: the server never writes it (it sets
 # sys.dont_write_bytecode before importing anything), so what is not compiled now would be
@@ -44,7 +48,7 @@ typecheck: $(STAMP)
 
 # Hypothesis draws a small budget of examples here and the full fuzzing budget when CI=true
 # (profiles in tests/conftest.py; HYPOTHESIS_PROFILE=ci runs the CI budget locally).
-pytest: $(STAMP) $(NODE_STAMP)
+pytest: $(STAMP) $(NODE_STAMP) $(EXPORT_STAMP)
 	$(BIN)/pytest -p no:cacheprovider --cov --cov-branch --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
 
 $(NODE_STAMP): $(INTEROP)/package-lock.json
@@ -55,6 +59,15 @@ $(NODE_STAMP): $(INTEROP)/package-lock.json
 	fi
 
 interop-deps: $(NODE_STAMP)
+
+$(EXPORT_STAMP): $(EXPORT_NODE)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		cd $(EXPORT_NODE) && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else \
+		echo "npm not found: skipping $(EXPORT_NODE) (the exported TypeScript tests will be skipped)"; \
+	fi
+
+export-deps: $(EXPORT_STAMP)
 
 regen: $(STAMP)
 	$(BIN)/python scripts/regen.py

@@ -149,11 +149,16 @@ def _fixtures_line(catalog: Document) -> str:
 
 
 def _compilation_line(compilation: Document) -> str:
-    return (
+    line = (
         f"Journey {compilation['journeyId']} is valid: {compilation['stepCount']} steps, "
         f"{compilation['assertionCount']} assertions, "
         f"{len(compilation['graph']['nodes'])} graph nodes."
     )
+    exports = compilation.get("exports")
+    if not exports:
+        return line
+    names = ", ".join(e["fileName"] for e in exports)
+    return f"{line} Exported as {names}, to save and run: nothing was run or written."
 
 
 def _submission_line(submission: Document) -> str:

@@ -1,4 +1,5 @@
-"""The ``automium`` command: ``serve`` (what agents launch) and ``demo`` (a watched session).
+"""The ``automium`` command: ``serve`` (what agents launch), ``demo`` (a watched session) and
+``export`` (a journey as a Playwright test file).
 
 How ``serve`` ends, on both transports: SIGINT and SIGTERM stop it cleanly with exit code 0,
 as does stdin closing (stdio) or the client closing stdout (stdio, at the next write).
@@ -91,6 +92,12 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "demo", help="start the server, walk the developer-experience path, print a transcript"
     )
+    export = commands.add_parser(
+        "export", help="write a journey as a Playwright test file (nothing is run)"
+    )
+    export.add_argument("journey", metavar="JOURNEY", help="reference journey id or journey file")
+    export.add_argument("--format", required=True, choices=["ts", "py"], help="test format")
+    export.add_argument("--out", required=True, metavar="DIR", help="directory to write into")
     return parser
 
 
@@ -111,6 +118,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.http and http_options != (None, None, None):
             parser.error("serve: --host, --port and --read-timeout need --http")
         return _serve(args.http, *http_options)
+    if args.command == "export":
+        from automium.export.command import export_command  # noqa: PLC0415
+
+        return export_command(args.journey, args.format, args.out)
     from automium.mcp_server.demo import run_demo  # noqa: PLC0415
 
     return run_demo(log_level=args.log_level)

@@ -219,9 +219,11 @@ TOOLS: Mapping[str, ToolCases] = {
         successes={
             WORKED_EXAMPLE: reference_journey(),
             "worked-example-drawn": journey_with(mermaid=True),
+            "worked-example-exported": journey_with(export=["ts", "py"]),
         },
         refusals={
             "unknown-app": Refusal(journey_with(appId="gmail"), ErrorCode.INVALID_APP_ID, "/appId"),
+            "unknown-export-format": Refusal(journey_with(export=["rb"]), INVALID, "/export/0"),
             "unknown-fixture": Refusal(
                 journey_with(fixtureId="shop-lite.vip"), ErrorCode.UNKNOWN_FIXTURE, "/fixtureId"
             ),

@@ -138,3 +138,20 @@ def test_importing_the_capability_and_prompt_tables_loads_no_mcp_module() -> Non
 
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout == "[]\n"
+
+
+# --- export -------------------------------------------------------------------------------
+
+EXPORT = PACKAGE / "export"
+_BROWSER_PACKAGES = frozenset(
+    {"playwright", "automium.hosting", "automium.execution", "automium.mcp_server"}
+)
+
+
+def test_the_exporter_imports_no_browser_no_hosting_and_no_server() -> None:
+    assert python_files(EXPORT)
+    assert offenders(python_files(EXPORT), _BROWSER_PACKAGES) == []
+
+
+def test_the_mcp_server_never_imports_the_export_command_which_writes_files() -> None:
+    assert offenders(python_files(BOUNDARY), frozenset({"automium.export.command"})) == []

@@ -42,4 +42,11 @@ def compilation_document(document: object) -> dict[str, Any]:
     }
     if document.get("mermaid"):
         compilation["mermaid"] = render_mermaid(graph)
+    if document.get("export"):
+        # Imported here: the exporter reads the journey package, and only an export needs it.
+        from automium.export import exported_files  # noqa: PLC0415
+
+        assert checked.walk is not None  # a valid journey was followed page by page
+        files = exported_files(document, checked.walk, document["export"])
+        compilation["exports"] = [f.document() for f in files]
     return compilation

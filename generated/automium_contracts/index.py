@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from .models.tool_error_v1_schema import ErrorCode as ErrorCode
     from .models.replay_summary_v1_schema import EventSeq as EventSeq
     from .models.replay_event_v1_schema import EventType as EventType
+    from .models.journey_v1_schema import ExportEnum as ExportEnum
+    from .models.journey_compilation_v1_schema import ExportedTest as ExportedTest
     from .models.replay_summary_v1_schema import FailingEvent as FailingEvent
     from .models.benchmark_report_v1_schema import FailingStep as FailingStep
     from .models.common_schema import FailureClass as FailureClass
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
     from .models.corpus_v1_schema import FixtureFile as FixtureFile
     from .models.common_schema import FixtureId as FixtureId
     from .models.corpus_v1_schema import FixtureState as FixtureState
+    from .models.journey_compilation_v1_schema import Format as Format
     from .models.journey_v1_schema import GoBackStep as GoBackStep
     from .models.journey_v1_schema import HiddenAssertion as HiddenAssertion
     from .models.planner_adapter_v1_schema import HistoryEntry as HistoryEntry
@@ -166,6 +169,8 @@ HOMES: dict[str, str] = {
     "ErrorCode": "tool_error_v1_schema",
     "EventSeq": "replay_summary_v1_schema",
     "EventType": "replay_event_v1_schema",
+    "ExportEnum": "journey_v1_schema",
+    "ExportedTest": "journey_compilation_v1_schema",
     "FailingEvent": "replay_summary_v1_schema",
     "FailingStep": "benchmark_report_v1_schema",
     "FailureClass": "common_schema",
@@ -176,6 +181,7 @@ HOMES: dict[str, str] = {
     "FixtureFile": "corpus_v1_schema",
     "FixtureId": "common_schema",
     "FixtureState": "corpus_v1_schema",
+    "Format": "journey_compilation_v1_schema",
     "GoBackStep": "journey_v1_schema",
     "HiddenAssertion": "journey_v1_schema",
     "HistoryEntry": "planner_adapter_v1_schema",

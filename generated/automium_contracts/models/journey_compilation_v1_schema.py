@@ -21,6 +21,43 @@ class WarningCode(StrEnum):
     UNKNOWN_EFFECT = "unknown_effect"
 
 
+class Format(StrEnum):
+    """
+    ts (@playwright/test) or py (pytest-playwright).
+    """
+
+    TS = "ts"
+    PY = "py"
+
+
+class ExportedTest(BaseModel):
+    """
+    One exported test file.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    format: Annotated[
+        Format, Field(description="ts (@playwright/test) or py (pytest-playwright).")
+    ]
+    file_name: Annotated[
+        str,
+        Field(
+            alias="fileName",
+            description="Suggested file name: <journey-id>.spec.ts or test_<journey_id>.py.",
+        ),
+    ]
+    text: Annotated[
+        str,
+        Field(
+            description="The file's text: run it against the app served in the journey's fixture."
+        ),
+    ]
+
+
 class Warning(BaseModel):
     """
     One warning.
@@ -119,5 +156,12 @@ class JourneyCompilation(BaseModel):
         str | None,
         Field(
             description="The graph as Mermaid flowchart text, when the journey asked for it (mermaid: true)."
+        ),
+    ] = None
+    exports: Annotated[
+        list[ExportedTest] | None,
+        Field(
+            description="The journey as test files, one per format the journey asked for (export), for the caller to save: an exported test is a file, not a result. Nothing was run and no file was written.",
+            max_length=2,
         ),
     ] = None
