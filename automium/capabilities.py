@@ -164,7 +164,7 @@ def _compilation_line(compilation: Document) -> str:
 def _submission_line(submission: Document) -> str:
     timeline = submission["timeline"]
     return (
-        f"Modeled run {submission['runId']} of {submission['journeyRef']}: "
+        f"Modeled run {submission['runId']} of {submission['journeyId']}: "
         f"{timeline['events']} events over {timeline['steps']} steps, modeled verdict "
         f"{timeline['verdict']}."
     )
@@ -190,11 +190,22 @@ def _manifest_line(manifest: Document) -> str:
 
 
 def _comparison_line(report: Document) -> str:
+    # The verdict's words are in the document: the line names the leaders only, so a text
+    # client reads it at a glance and the answer does not carry the verdict twice.
     trials = report["trialCount"]
     depth = f", k up to {report['repetitions']}" if trials else ""
+    verdict = report["verdict"]
+    best = verdict["best"]
+    leaders = (
+        f"{len(best)} planners tied best"
+        if len(best) > 3
+        else f"best {', '.join(best)}{' (tied)' if verdict['tied'] else ''}"
+        if best
+        else "no planner has trials"
+    )
     line = (
         f"Compared {len(report['planners'])} planner(s) on {len(report['appIds'])} app(s), "
-        f"{trials} {report['source']} trials{depth}: {report['verdict']['summary']}"
+        f"{trials} {report['source']} trials{depth}: {leaders}; see verdict.summary."
     )
     if report.get("recorded") is not None:
         line += " The trials were recorded elsewhere and given in the request: nothing ran here."

@@ -10,6 +10,7 @@ from mcp import types
 
 from automium.capabilities import BY_NAME, CAPABILITIES, find
 from automium.contracts import to_json
+from automium.detail import shaped
 from automium.errors import AutomiumError
 from automium.mcp_server.errors import COMPLETE, tool_error
 from automium.mcp_server.schemas import input_schema, output_schema
@@ -48,9 +49,12 @@ def answer(name: str, arguments: object) -> tuple[str, dict[str, Any]]:
     """Run tool ``name``: its one-line summary and its output document (no MCP types).
 
     Absent arguments mean no arguments, as on the wire. Raises :class:`AutomiumError` for an
-    unknown tool or a refused input.
+    unknown tool or a refused input. The document is the default answer unless the
+    arguments ask for ``detail: "full"`` (:mod:`automium.detail`); the summary line is the
+    whole document's.
     """
-    return find(name).answer({} if arguments is None else arguments)
+    summary, document = find(name).answer({} if arguments is None else arguments)
+    return summary, shaped(name, arguments, document)
 
 
 def call_result(name: str, arguments: object) -> types.CallToolResult:

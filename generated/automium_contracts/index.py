@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .models.corpus_v1_schema import Corpus as Corpus
     from .models.journey_v1_schema import CountEqualsAssertion as CountEqualsAssertion
     from .models.planner_adapter_v1_schema import DecisionOutcome as DecisionOutcome
+    from .models.common_schema import Detail as Detail
     from .models.corpus_v1_schema import DeviceClass as DeviceClass
     from .models.replay_summary_v1_schema import Digest as Digest
     from .models.journey_graph_v1_schema import Edge as Edge
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from .models.corpus_v1_schema import FixtureState as FixtureState
     from .models.journey_compilation_v1_schema import Format as Format
     from .models.journey_v1_schema import GoBackStep as GoBackStep
+    from .models.journey_compilation_v1_schema import GraphSummary as GraphSummary
     from .models.journey_v1_schema import HiddenAssertion as HiddenAssertion
     from .models.planner_adapter_v1_schema import HistoryEntry as HistoryEntry
     from .models.corpus_v1_schema import HostingType as HostingType
@@ -158,6 +160,7 @@ HOMES: dict[str, str] = {
     "Corpus": "corpus_v1_schema",
     "CountEqualsAssertion": "journey_v1_schema",
     "DecisionOutcome": "planner_adapter_v1_schema",
+    "Detail": "common_schema",
     "DeviceClass": "corpus_v1_schema",
     "Digest": "replay_summary_v1_schema",
     "Edge": "journey_graph_v1_schema",
@@ -183,6 +186,7 @@ HOMES: dict[str, str] = {
     "FixtureState": "corpus_v1_schema",
     "Format": "journey_compilation_v1_schema",
     "GoBackStep": "journey_v1_schema",
+    "GraphSummary": "journey_compilation_v1_schema",
     "HiddenAssertion": "journey_v1_schema",
     "HistoryEntry": "planner_adapter_v1_schema",
     "HostingType": "corpus_v1_schema",

@@ -191,7 +191,7 @@ INVALID: tuple[Invalid, ...] = (
         set_at("graph", "schemaVersion", value="automium.journey/v1"),
         "a graph with the journey schema version",
     ),
-    compilation(drop_at("graph"), "missing required: graph"),
+    compilation(drop_at("warnings"), "missing required: warnings"),
     compilation(set_at("graph", "nodes", 2, "intent", value="teleport"), "wrong enum: intent"),
     compilation(set_at("stepCount", value=0), "zero steps"),
     graph(set_at("nodes", 4, "selector", value="button.add-to-cart"), "extra property: selector"),

@@ -28,6 +28,7 @@ from automium.contracts import (
 from automium.replay.digest import digest
 from automium.runs.timeline import timeline
 from automium.validation import check
+from tests.filled import filled
 
 CLAUDE = {"id": "claude", "vendor": "anthropic", "model": "claude-sonnet-4"}
 GPT = {"id": "gpt", "vendor": "openai", "model": "gpt-5"}
@@ -195,15 +196,26 @@ def test_the_report_marks_pareto_exactly_as_its_own_numbers_say() -> None:
     ]
 
 
-def test_the_one_line_summary_says_the_verdict_in_words() -> None:
+def test_the_one_line_summary_names_the_leader_and_leaves_the_verdicts_words_to_the_document() -> (
+    None
+):
     report = compare_planners(request())
 
     line = COMPARE_PLANNERS.summarize(to_document(report))
 
-    assert line.startswith("Compared 2 planner(s) on 2 app(s), ")
-    assert f"{report.trial_count} modeled trials, k up to 3: " in line
-    assert report.verdict.summary in line
-    assert line.endswith("Nothing was executed: no browser was launched and nothing was persisted.")
+    assert line == (
+        f"Compared 2 planner(s) on 2 app(s), {report.trial_count} modeled trials, k up to 3: "
+        f"best {report.verdict.best[0].root}; see verdict.summary. "
+        "Nothing was executed: no browser was launched and nothing was persisted."
+    )
+    assert len(line.encode()) <= 200  # the budget of a summary line beside the document
+
+
+def test_the_one_line_summary_counts_the_leaders_when_more_than_three_tie() -> None:
+    report = to_document(compare_planners(request()))
+    report["verdict"] = {**report["verdict"], "best": ["a", "b", "c", "d"], "tied": True}
+
+    assert ": 4 planners tied best; " in COMPARE_PLANNERS.summarize(report)
 
 
 # --- the modeled report ----------------------------------------------------------------------
@@ -228,16 +240,16 @@ def test_every_planner_app_journey_and_repetition_is_a_trial_in_the_given_order(
     assert report.source.value == "modeled"
     assert report.trial_count == 2 * journey_count(["todo-mvc", "shop-lite"]) * 3
     assert [p.planner.id for p in report.planners] == ["gpt", "claude"]
-    assert [(j.app_id, j.origin.value) for j in report.journeys] == [
+    assert [(j.app_id, j.origin.value) for j in filled(report.journeys)] == [
         (j.app_id, "reference")
         for app in ("todo-mvc", "shop-lite")
         for f in corpus.fixtures(app)
         for j in corpus.reference_journeys(f.id)
     ]
     for planner in report.planners:
-        assert [a.app_id for a in planner.apps] == ["todo-mvc", "shop-lite"]
-        assert planner.metrics.trials == sum(a.metrics.trials for a in planner.apps)
-        assert [p.k for p in planner.metrics.pass_hat_k] == [1, 2, 3]
+        assert [a.app_id for a in filled(planner.apps)] == ["todo-mvc", "shop-lite"]
+        assert planner.metrics.trials == sum(a.metrics.trials for a in filled(planner.apps))
+        assert [p.k for p in filled(planner.metrics.pass_hat_k)] == [1, 2, 3]
     assert report.modeled is not None
     assert report.recorded is None
     assert [a.root for a in report.modeled.assumptions or []] == list(ASSUMPTIONS)
@@ -250,7 +262,15 @@ def test_the_largest_comparison_has_every_trial_and_a_log_spaced_curve() -> None
     report = compare_planners(request(appIds=apps, planners=planners, repetitions=100))
 
     assert report.trial_count == 8 * journey_count(apps) * 100
-    assert [p.k for p in report.planners[0].metrics.pass_hat_k] == [1, 2, 5, 10, 20, 50, 100]
+    assert [p.k for p in filled(report.planners[0].metrics.pass_hat_k)] == [
+        1,
+        2,
+        5,
+        10,
+        20,
+        50,
+        100,
+    ]
 
 
 @pytest.mark.parametrize("repetitions", [0, -5, -1_000_000, 1])
@@ -370,11 +390,11 @@ def test_the_report_lists_each_planners_most_failing_steps() -> None:
     (planner,) = report.planners
     journeys = {j.id: {s.id for s in j.steps} for j in corpus.reference_journeys()}
 
-    counts = [f.failures for f in planner.failing_steps]
+    counts = [f.failures for f in filled(planner.failing_steps)]
     assert len(counts) == 5
     assert counts == sorted(counts, reverse=True)
     assert sum(counts) <= planner.metrics.trials - planner.metrics.passed
-    for failing in planner.failing_steps:
+    for failing in filled(planner.failing_steps):
         assert failing.step_id in journeys[failing.journey_id]
         assert failing.lane is not None
 

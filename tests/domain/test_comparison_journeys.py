@@ -15,6 +15,7 @@ from automium.contracts import BenchmarkReport, to_document, tool_input_schema
 from automium.errors import AutomiumError
 from automium.journeys import validate_journey
 from automium.validation import check
+from tests.filled import filled
 
 CLAUDE = {"id": "claude", "vendor": "anthropic", "model": "claude-sonnet-4"}
 GPT = {"id": "gpt", "vendor": "openai", "model": "gpt-5"}
@@ -61,13 +62,13 @@ def test_own_journeys_are_compared_instead_of_their_apps_reference_journeys() ->
     report = compare()
     todo = [j.id for j in corpus.reference_journeys() if j.app_id == "todo-mvc"]
 
-    assert [(j.app_id, j.journey_id, j.origin.value) for j in report.journeys] == [
+    assert [(j.app_id, j.journey_id, j.origin.value) for j in filled(report.journeys)] == [
         ("shop-lite", "team.buy-mug-via-cart", "given"),
         *(("todo-mvc", journey_id, "reference") for journey_id in todo),
     ]
-    assert report.journeys[0].steps == len(own_journey()["steps"])
+    assert filled(report.journeys)[0].steps == len(own_journey()["steps"])
     assert report.trial_count == 2 * (1 + len(todo)) * 3
-    shop = [a.metrics for p in report.planners for a in p.apps if a.app_id == "shop-lite"]
+    shop = [a.metrics for p in report.planners for a in filled(p.apps) if a.app_id == "shop-lite"]
     assert [(m.trials, m.journeys) for m in shop] == [(3, 1), (3, 1)]
 
 
@@ -75,7 +76,7 @@ def test_an_own_journeys_trials_fail_at_its_own_steps() -> None:
     report = compare(appIds=["shop-lite"], repetitions=100)
     steps = {s["id"] for s in own_journey()["steps"]}
 
-    failing = [f for p in report.planners for f in p.failing_steps]
+    failing = [f for p in report.planners for f in filled(p.failing_steps)]
     assert failing
     assert {f.journey_id for f in failing} == {"team.buy-mug-via-cart"}
     assert {f.step_id for f in failing} <= steps

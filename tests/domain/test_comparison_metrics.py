@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from automium.benchmark import Trial, TrialError, k_points, metrics_for, pass_hat_k, wilson_interval
 from automium.benchmark.metrics import Z, nearest_rank
 from automium.contracts import to_document
+from tests.filled import filled
 
 
 def trial(journey: str, repetition: int, passed: bool, **fields: Any) -> Trial:
@@ -63,10 +64,10 @@ def test_every_point_of_the_pass_hat_k_curve_is_the_brute_force_share(
     metrics = metrics_for(outcomes_as_trials(tasks))
     fewest = min(len(t) for t in tasks)
 
-    assert [p.k for p in metrics.pass_hat_k] == list(range(1, fewest + 1))
-    for point in metrics.pass_hat_k:
+    assert [p.k for p in filled(metrics.pass_hat_k)] == list(range(1, fewest + 1))
+    for point in filled(metrics.pass_hat_k):
         assert point.value == round(float(brute_force_pass_hat_k(tasks, point.k)), 4)
-    assert metrics.repeatability == metrics.pass_hat_k[-1].value
+    assert metrics.repeatability == filled(metrics.pass_hat_k)[-1].value
 
 
 @given(uneven_tasks())
@@ -90,7 +91,7 @@ def test_an_85_percent_planner_keeps_a_graded_curve_instead_of_a_zero() -> None:
     # The coarse old repeatability: pass^k with k = n only; a single failure in 20 made it 0.
     outcomes = [[r not in {7, 13, 19} for r in range(20)]]  # 17 of 20 passed
 
-    curve = {p.k: p.value for p in metrics_for(outcomes_as_trials(outcomes)).pass_hat_k}
+    curve = {p.k: p.value for p in filled(metrics_for(outcomes_as_trials(outcomes)).pass_hat_k)}
 
     assert curve == {
         1: 0.85,
@@ -104,7 +105,7 @@ def test_an_85_percent_planner_keeps_a_graded_curve_instead_of_a_zero() -> None:
 def test_uneven_repetitions_run_the_curve_up_to_the_smallest_task() -> None:
     metrics = metrics_for(outcomes_as_trials([[True] * 5, [True, False, True]]))
 
-    assert [p.k for p in metrics.pass_hat_k] == [1, 2, 3]
+    assert [p.k for p in filled(metrics.pass_hat_k)] == [1, 2, 3]
     assert metrics.repeatability == round(float(Fraction(1 + 0, 2)), 4)  # pass^3: (1 + 0) / 2
 
 
@@ -233,7 +234,7 @@ def test_tokens_per_success_spends_failed_trials_tokens_on_the_successes() -> No
 
     metrics = metrics_for(trials)
 
-    assert (metrics.tokens.total, metrics.tokens_per_trial, metrics.tokens_per_success) == (
+    assert (filled(metrics.tokens).total, metrics.tokens_per_trial, metrics.tokens_per_success) == (
         660,
         220.0,
         330.0,

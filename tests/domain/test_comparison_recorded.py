@@ -13,6 +13,7 @@ from automium.capabilities import COMPARE_PLANNERS
 from automium.contracts import BenchmarkReport, PlannerReference, to_document
 from automium.errors import AutomiumError
 from automium.validation import check
+from tests.filled import filled
 
 CLAUDE = {"id": "claude", "vendor": "anthropic", "model": "claude-sonnet-4"}
 GPT = {"id": "gpt", "vendor": "openai", "model": "gpt-5"}
@@ -119,7 +120,7 @@ def test_a_recorded_report_is_labelled_recorded_and_says_what_was_observed() -> 
     assert recorded["notObserved"] == []
     assert "Failing step given for 2 of 3 failed trial(s), its lane for 1" in recorded["notice"]
     assert "Step counts given for 6 of 9 trial(s)" in recorded["notice"]
-    assert [(j.journey_id, j.origin.value, j.steps) for j in report.journeys] == [
+    assert [(j.journey_id, j.origin.value, j.steps) for j in filled(report.journeys)] == [
         ("checkout", "recorded", 6),
         ("search", "recorded", 3),
     ]
@@ -193,7 +194,9 @@ def test_a_planner_without_records_is_left_out_of_the_verdict() -> None:
 def test_failing_steps_come_from_the_records_with_a_null_lane_when_not_recorded() -> None:
     report = compare(RECORDS)
 
-    listed = {p.planner.id: [to_document(f) for f in p.failing_steps] for p in report.planners}
+    listed = {
+        p.planner.id: [to_document(f) for f in filled(p.failing_steps)] for p in report.planners
+    }
     assert listed == {
         "claude": [
             {

@@ -24,6 +24,7 @@ from automium.validation import check
 from tests.cases import WORKED_EXAMPLE, reference_journey
 from tests.conftest import examples
 from tests.domain.page_journeys import valid_journeys
+from tests.filled import filled
 from tests.mutations import Document, Mutation, append_at, drop_at, set_at
 
 INTENTS = tuple(i.value for i in Intent)
@@ -67,7 +68,7 @@ def graph_problems(graph: JourneyGraph) -> list[str]:
 
 @pytest.mark.parametrize("journey_id", REFERENCE_IDS)
 def test_every_reference_journey_compiles_to_one_entry_and_no_cycle(journey_id: str) -> None:
-    assert graph_problems(compile_journey(reference_journey(journey_id)).graph) == []
+    assert graph_problems(filled(compile_journey(reference_journey(journey_id)).graph)) == []
 
 
 # A reviewer reads these in a PR: the graph as JSON (each node with its target's role and
@@ -76,7 +77,7 @@ def test_every_reference_journey_compiles_to_one_entry_and_no_cycle(journey_id: 
 def test_every_reference_journeys_graph_matches_its_json_snapshot(
     journey_id: str, snapshot_json: SnapshotAssertion
 ) -> None:
-    graph = compile_journey(reference_journey(journey_id)).graph
+    graph = filled(compile_journey(reference_journey(journey_id)).graph)
 
     assert to_document(graph) == snapshot_json
 
@@ -93,7 +94,7 @@ def test_every_reference_journeys_mermaid_drawing_matches_its_markdown_snapshot(
 @pytest.mark.parametrize("journey_id", REFERENCE_IDS)
 def test_every_target_of_a_reference_journey_is_kept_on_its_graph_node(journey_id: str) -> None:
     document = reference_journey(journey_id)
-    nodes = {n["id"]: n for n in to_document(compile_journey(document).graph)["nodes"]}
+    nodes = {n["id"]: n for n in to_document(filled(compile_journey(document).graph))["nodes"]}
 
     for prefix, items in (("step", document["steps"]), ("assert", document["assertions"])):
         for item in items:
@@ -106,7 +107,7 @@ def test_a_credential_is_labelled_by_its_ref_in_the_graph_and_the_drawing() -> N
 
     compilation = compile_journey({**document, "mermaid": True})
 
-    (node,) = [n for n in compilation.graph.nodes if n.id == "step:enter-code"]
+    (node,) = [n for n in filled(compilation.graph).nodes if n.id == "step:enter-code"]
     assert node.label == f"fill One-time code = {ref}"
     assert compilation.mermaid is not None
     assert "fill One-time code = account:bank-sandbox/customer#35;one-time-code" in (
@@ -116,7 +117,7 @@ def test_a_credential_is_labelled_by_its_ref_in_the_graph_and_the_drawing() -> N
 
 def test_the_worked_example_compiles_to_a_straight_line_with_one_failure_exit() -> None:
     compilation = compile_journey(reference_journey())
-    graph = compilation.graph
+    graph = filled(compilation.graph)
 
     steps = ["open-home", "search", "submit", "add", "checkout", "pay"]
     assert (compilation.journey_id, compilation.step_count, compilation.assertion_count) == (
@@ -152,7 +153,7 @@ def test_a_journey_that_marks_blocked_exits_to_blocked_instead_of_fail() -> None
     document = reference_journey()
     document["recovery"]["onExhausted"] = "mark_blocked"
 
-    graph = compile_journey(document).graph
+    graph = filled(compile_journey(document).graph)
 
     assert [e.root for e in graph.exits] == ["pass", "blocked"]
     assert graph.nodes[-1].type is NodeType.BLOCKED
@@ -172,7 +173,7 @@ def test_a_typed_value_is_quoted_on_one_line_in_its_label_and_in_the_drawing() -
 
     compilation = compile_journey({**document, "mermaid": True})
 
-    assert compilation.graph.nodes[2].label == 'fill Search = "#1 \\"big\\" <mug>\\nbox"'
+    assert filled(compilation.graph).nodes[2].label == 'fill Search = "#1 \\"big\\" <mug>\\nbox"'
     assert compilation.mermaid is not None
     assert (
         '    n2["fill Search = #quot;#35;1 \\#quot;big\\#quot; #lt;mug#gt;\\nbox#quot;"]\n'
@@ -399,7 +400,7 @@ def test_every_valid_journey_compiles_to_an_acyclic_graph_whose_nodes_all_reach_
     document: Document,
 ) -> None:
     compilation = compile_journey(document)
-    graph = compilation.graph
+    graph = filled(compilation.graph)
 
     assert graph_problems(graph) == []
     assert len(graph.nodes) == 3 + len(document["steps"]) + len(document["assertions"])
@@ -419,9 +420,10 @@ def test_asking_for_mermaid_adds_the_drawing_of_the_same_graph_and_keeps_the_jou
     drawn = compile_journey({**document, "mermaid": True})
 
     assert plain.mermaid is None
-    assert drawn.mermaid == render_mermaid(to_document(drawn.graph))
+    assert drawn.mermaid == render_mermaid(to_document(filled(drawn.graph)))
     # One line for the header, one per node and one per edge: nothing dropped or split.
-    assert drawn.mermaid.count("\n") == 1 + len(drawn.graph.nodes) + len(drawn.graph.edges)
+    graph = filled(drawn.graph)
+    assert drawn.mermaid.count("\n") == 1 + len(graph.nodes) + len(graph.edges)
     assert (drawn.graph, drawn.journey_ref) == (plain.graph, plain.journey_ref)
 
 
@@ -446,4 +448,4 @@ def test_the_compiled_graph_is_the_graph_built_from_the_journey_document(
     document: Document,
 ) -> None:
     # The compilation validates the graph into a model once; that must lose nothing.
-    assert to_document(compile_journey(document).graph) == build_graph(document)
+    assert to_document(filled(compile_journey(document).graph)) == build_graph(document)

@@ -120,12 +120,12 @@ class Metrics(BaseModel):
         int, Field(description="Trials that passed (recovered ones included).", ge=0)
     ]
     journeys: Annotated[
-        int,
+        int | None,
         Field(
-            description="Journeys among the trials (the tasks pass^k averages over).",
+            description="Journeys among the trials (the tasks pass^k averages over). Only with detail full.",
             ge=0,
         ),
-    ]
+    ] = None
     pass_rate: Annotated[
         float | None,
         Field(
@@ -143,13 +143,13 @@ class Metrics(BaseModel):
         ),
     ]
     pass_hat_k: Annotated[
-        list[PassHatK],
+        list[PassHatK] | None,
         Field(
             alias="passHatK",
-            description="The pass^k curve, n being the fewest trials of any journey here: k = 1..n when n <= 10, else k = 1, 2, 5, 10, 20, 50, ... below n, then n. Empty without trials.",
+            description="The pass^k curve, n being the fewest trials of any journey here: k = 1..n when n <= 10, else k = 1, 2, 5, 10, 20, 50, ... below n, then n. Empty without trials. Only with detail full.",
             max_length=40,
         ),
-    ]
+    ] = None
     repeatability: Annotated[
         float | None,
         Field(
@@ -162,26 +162,29 @@ class Metrics(BaseModel):
         float | None,
         Field(
             alias="stepSuccessRate",
-            description="Steps completed / steps attempted (a trial attempts steps in order until one fails); null when a trial has no step counts.",
+            description="Steps completed / steps attempted (a trial attempts steps in order until one fails); null when a trial has no step counts. Only with detail full.",
             ge=0.0,
             le=1.0,
         ),
-    ]
+    ] = None
     latency_ms: Annotated[
         Latency | None,
         Field(
             alias="latencyMs", description="Latency p50 and p90; null without trials."
         ),
     ]
-    tokens: Annotated[TokenSpend, Field(description="Token spend over all trials.")]
+    tokens: Annotated[
+        TokenSpend | None,
+        Field(description="Token spend over all trials. Only with detail full."),
+    ] = None
     tokens_per_trial: Annotated[
         float | None,
         Field(
             alias="tokensPerTrial",
-            description="tokens.total / trials (to 0.1); null without trials.",
+            description="tokens.total / trials (to 0.1); null without trials. Only with detail full.",
             ge=0.0,
         ),
-    ]
+    ] = None
     tokens_per_success: Annotated[
         float | None,
         Field(
@@ -430,35 +433,38 @@ class PlannerReport(BaseModel):
         Metrics, Field(description="Metrics over all the planner's trials.")
     ]
     apps: Annotated[
-        list[AppMetrics], Field(description="Metrics per app, in the order of appIds.")
-    ]
+        list[AppMetrics] | None,
+        Field(
+            description="Metrics per app, in the order of appIds. Only with detail full."
+        ),
+    ] = None
     pareto_optimal: Annotated[
         bool | None,
         Field(
             alias="paretoOptimal",
-            description="On the Pareto frontier of pass rate (higher is better) vs tokens per success (lower): no other planner is at least as good on both and better on one. null without a success (left out).",
+            description="On the Pareto frontier of pass rate (higher is better) vs tokens per success (lower): no other planner is at least as good on both and better on one. null without a success (left out). Only with detail full.",
         ),
-    ]
+    ] = None
     dominated_by: Annotated[
-        list[common_schema.Identifier],
+        list[common_schema.Identifier] | None,
         Field(
             alias="dominatedBy",
-            description="Planners that dominate this one on pass rate vs tokens per success, in the order given.",
+            description="Planners that dominate this one on pass rate vs tokens per success, in the order given. Only with detail full.",
         ),
-    ]
+    ] = None
     failing_steps: Annotated[
-        list[FailingStep],
+        list[FailingStep] | None,
         Field(
             alias="failingSteps",
-            description="Steps where this planner's trials ended failed, most failures first (at most 5; failures without a known step are not listed).",
+            description="Steps where this planner's trials ended failed, most failures first (at most 5; failures without a known step are not listed). Only with detail full.",
             max_length=5,
         ),
-    ]
+    ] = None
 
 
 class BenchmarkReport(BaseModel):
     """
-    A planner comparison report: per planner and per app, pass rate with a 95% Wilson interval, the pass^k curve, step success, latency p50/p90, tokens per trial and per success, recovery success; a verdict naming the best planner (or every one tied), whether intervals overlap, and a pass-rate vs cost Pareto mark. Trials are modeled (nothing executed) or recorded (given by the caller), as source says.
+    A planner comparison report: per planner and per app, pass rate with a 95% Wilson interval, the pass^k curve, step success, latency p50/p90, tokens per trial and per success, recovery success; a verdict naming the best planner (or every one tied), whether intervals overlap, and a pass-rate vs cost Pareto mark. Trials are modeled (nothing executed) or recorded (given by the caller), as source says. By default a summary; detail full gives every figure.
     """
 
     model_config = ConfigDict(
@@ -499,9 +505,11 @@ class BenchmarkReport(BaseModel):
         Field(alias="appIds", description="Apps compared, in the order given."),
     ]
     journeys: Annotated[
-        list[ComparedJourney],
-        Field(description="The journeys compared (the tasks of pass^k), in app order."),
-    ]
+        list[ComparedJourney] | None,
+        Field(
+            description="The journeys compared (the tasks of pass^k), in app order. Only with detail full."
+        ),
+    ] = None
     trial_count: Annotated[
         int, Field(alias="trialCount", description="Trials in all.", ge=0)
     ]

@@ -162,6 +162,15 @@ class Verdict(StrEnum):
     BLOCKED = "blocked"
 
 
+class Detail(StrEnum):
+    """
+    How much of the answer to return: summary (the default) or full.
+    """
+
+    SUMMARY = "summary"
+    FULL = "full"
+
+
 class SemanticLocator(BaseModel):
     """
     An element by ARIA role and accessible name, matched as Playwright's getByRole with exact: true (whole name, case-sensitive). Never CSS, XPath or script.

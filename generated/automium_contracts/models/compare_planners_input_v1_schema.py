@@ -182,3 +182,9 @@ class ComparePlannersInput(BaseModel):
             min_length=1,
         ),
     ] = None
+    detail: Annotated[
+        common_schema.Detail | None,
+        Field(
+            description="full also returns per-app metrics, the pass^k curve, failing steps, the journeys and the model's assumptions."
+        ),
+    ] = None

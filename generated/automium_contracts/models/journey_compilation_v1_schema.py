@@ -87,9 +87,26 @@ class Warning(BaseModel):
     ]
 
 
+class GraphSummary(BaseModel):
+    """
+    The compiled graph in brief; detail full gives its nodes and edges.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    nodes: Annotated[
+        int, Field(description="Nodes: entry, steps, assertions, exits.", ge=1)
+    ]
+    edges: Annotated[int, Field(description="Edges.", ge=0)]
+    exits: Annotated[list[str], Field(description="Terminal node ids.", min_length=1)]
+
+
 class JourneyCompilation(BaseModel):
     """
-    The result of compiling a valid journey (automium_compile_journey): valid is always true, with the compiled graph and any warnings. An invalid journey is reported as a tool error listing every problem.
+    The result of compiling a valid journey (automium_compile_journey): valid is always true, with the compiled graph in brief (in full with detail full) and any warnings. An invalid journey is reported as a tool error listing every problem.
     """
 
     model_config = ConfigDict(
@@ -149,9 +166,14 @@ class JourneyCompilation(BaseModel):
             max_length=200,
         ),
     ]
+    graph_summary: Annotated[
+        GraphSummary | None,
+        Field(alias="graphSummary", description="The compiled graph in brief."),
+    ] = None
     graph: Annotated[
-        journey_graph_v1_schema.JourneyGraph, Field(description="The compiled graph.")
-    ]
+        journey_graph_v1_schema.JourneyGraph | None,
+        Field(description="The compiled graph, with detail full."),
+    ] = None
     mermaid: Annotated[
         str | None,
         Field(

@@ -949,3 +949,9 @@ class Journey(BaseModel):
             max_length=2,
         ),
     ] = None
+    detail: Annotated[
+        common_schema.Detail | None,
+        Field(
+            description="Compile only: full also returns the graph's nodes and edges."
+        ),
+    ] = None
