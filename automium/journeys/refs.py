@@ -2,8 +2,9 @@
 
 ``journey:<fixtureId>/<journeyId>@<digest>``: the digest is the first 20 hex digits of the
 SHA-256 of the canonical journey (compact JSON, keys sorted, without ``schemaVersion`` and
-the ``mermaid`` and ``export`` options, which do not change what the journey does). The
-fixture names the app; any edit of a step, an assertion or the recovery gives another ref.
+the ``mermaid``, ``export`` and ``detail`` options, which do not change what the journey
+does). The fixture names the app; any edit of a step, an assertion or the recovery gives
+another ref.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-_NOT_THE_JOURNEY = frozenset({"schemaVersion", "mermaid", "export"})
+_NOT_THE_JOURNEY = frozenset({"schemaVersion", "mermaid", "export", "detail"})
 
 Document = Mapping[str, Any]
 
