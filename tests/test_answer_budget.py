@@ -173,3 +173,18 @@ def test_an_unknown_detail_is_refused_at_its_path_with_the_values_allowed(tool: 
         "/detail",
         ["summary", "full"],
     )
+
+
+# --- prompts that carry what the goal needs ------------------------------------------------
+
+
+def test_debug_failed_run_names_the_events_given_instead_of_repeating_them() -> None:
+    text = answers.debug(with_events=True).text
+    events = answers.failing_events()
+
+    assert "replay-event/v1" not in text
+    assert (
+        "1. Call automium_get_replay_summary with these, adding events: the "
+        f"{len(events)} events you gave this prompt, unchanged (the first failing one is seq "
+        "25, assertion.failed at step pay):"
+    ) in text

@@ -6,47 +6,63 @@ import json
 
 from automium import contracts, corpus
 from automium.contracts import Fixture, bundled_schema
-from automium.corpus.outline import outline
-from automium.corpus.pages import page
 from automium.guidance import Arguments, accepted_as
+from automium.guidance.site import site
 
 
 def _bullets(items: list[str]) -> str:
     return "\n".join(f"- {item}" for item in items)
 
 
-def _intent_rules() -> list[str]:
-    # Read from the contract itself, so the prompt can never disagree with the schema.
+def _intents() -> str:
+    """Each intent with its fields, ``fill(target, value | secretRef)``: read from the
+    contract itself, so the prompt can never disagree with the schema."""
     defs = bundled_schema("journey.v1")["$defs"]
-    return [
-        str(defs[ref["$ref"].rsplit("/", 1)[1]]["description"]) for ref in defs["Step"]["oneOf"]
-    ]
+    shown = []
+    for ref in defs["Step"]["oneOf"]:
+        step = defs[ref["$ref"].rsplit("/", 1)[1]]
+        required = [f for f in step["required"] if f not in ("id", "intent")]
+        either = [branch["required"][0] for branch in step.get("oneOf", ())]
+        optional = [
+            f"{f}?" for f in step["properties"] if f not in (*step["required"], *either, "note")
+        ]
+        fields = [*required, *([" | ".join(either)] if either else []), *optional]
+        shown.append(f"{step['properties']['intent']['const']}({', '.join(fields)})")
+    return ", ".join(shown)
 
 
 def _fixture_facts(fixture: Fixture) -> str:
-    entities = [f"{e.id} ({e.route}): {e.label}" for e in fixture.entities]
+    # The rules are the intents' own (above); here only what this fixture offers them.
+    by_route: dict[str, list[str]] = {}
+    for e in fixture.entities:
+        by_route.setdefault(e.route, []).append(f"{e.id} ({e.label})")
+    entities = [f"{route}: {', '.join(ids)}" for route, ids in by_route.items()]
     files = [f"{f.ref}: {f.description}" for f in fixture.files]
     facts = [
-        "A route with a parameter (/tickets/:ticketId) needs navigate's entity, one of: "
+        "navigate's entity, for a route with a parameter: "
         + ("; ".join(entities) if entities else "(this fixture has none)"),
-        "upload_file attaches one of: " + ("; ".join(files) if files else "(none)"),
-        "A password or one-time-code field takes secretRef, never a literal value: "
+        "upload_file's fileRef: " + ("; ".join(files) if files else "(none)"),
+        "fill's secretRef, never a literal value: "
         + (", ".join(r.root for r in fixture.secret_refs) or "(this fixture has none)"),
     ]
     return _bullets(facts)
 
 
-def _pages(app_id: str, fixture: Fixture) -> str:
-    redirects = {r.route: r for r in fixture.redirects}
-    blocks = []
-    for route in corpus.get_app(app_id).routes:
-        if route.id in redirects:
-            to = redirects[route.id]
-            blocks.append(f"\n\nroute {route.id}: opening it lands on {to.to} ({to.reason})")
-            continue
-        view = page(app_id, route.id).view(fixture, None)
-        blocks.append(f"\n\nroute {route.id} ({route.path}): {route.title}\n{outline(view)}")
-    return "".join(blocks)
+def _example(journey: dict[str, object]) -> str:
+    """A journey as compact JSON, one step or assertion a line: valid JSON, a third of the
+    indented form's bytes."""
+
+    def line(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    fields = []
+    for key, value in journey.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            items = ",\n  ".join(line(item) for item in value)
+            fields.append(f'"{key}":[\n  {items}]')
+        else:
+            fields.append(f'"{key}":{line(value)}')
+    return "{" + ",\n".join(fields) + "}"
 
 
 def draft_journey(args: Arguments) -> str:
@@ -64,42 +80,41 @@ def draft_journey(args: Arguments) -> str:
     )
     app = corpus.get_app(app_id)
     fixture = corpus.get_fixture(fixture_id, app_id)
-    example = corpus.reference_journeys(fixture_id)[0]
-    routes = [f"{r.id} ({r.path}): {r.title}" for r in app.routes]
+    # The shortest reference journey: the example shows the shape, the pages the content.
+    example = min(
+        (contracts.to_document(j) for j in corpus.reference_journeys(fixture_id)),
+        key=lambda j: len(json.dumps(j)),
+    )
     return f"""Draft an Automium journey (contract journey.v1) for app {app.display_name} \
 ({app.id}), starting from fixture {fixture.id}: {fixture.description}
 
 Goal: {goal}
 
-Use the owned corpus only. Route ids of {app.id} (navigate and route_is take these ids, \
-never URLs):
-{_bullets(routes)}
+Each step is {{"id", "intent", ...}} with only these intents and their fields (? optional, \
+| one of the two), and an optional note: {_intents()}.
 
-Use only the frozen intent vocabulary; each intent needs exactly these fields:
-{_bullets(_intent_rules())}
-
-Targets are semantic locators {{"role", "name", "nth"?}} — never CSS, XPath, script or \
-URLs. They match as Playwright's getByRole with exact: true: the role, and the whole \
-accessible name as the pages below show it (case-sensitive). When several elements match, \
-nth picks one (0-based, in page order). Do not invent browser commands outside the \
-vocabulary.
+Targets are {{"role", "name", "nth"?}}, matched as Playwright's getByRole with exact: true: \
+the role and the whole name shown below, case-sensitive; nth (0-based, in page order) picks \
+one of several matches. Never CSS, XPath, script or URLs.
 
 {_fixture_facts(fixture)}
 
-The pages of {app.id} as {fixture.id} sees them, route by route. "→" is what activating an \
-element does (a click, or Enter in a field: Enter submits its form); [hidden] elements \
-appear only when a step reveals them; [dynamic] text depends on what the journey did.
-{_pages(app.id, fixture)}
+The pages as {fixture.id} sees them; navigate and route_is take route ids, select_option \
+an option's name. "→": what activating an element does (a click, or Enter in a field, \
+which submits its form); [hidden]: shown once a step reveals it; [dynamic]: text that \
+depends on the journey; "a: b, c": a's children on its line, a role named once for the \
+names after it.
 
-Include assertions, each with an id and afterStep naming a step. Kinds: \
-{", ".join(contracts.AssertionKind)}.
-Include bounded recovery: maxAttempts 1 to 3, strategies from \
-{", ".join(contracts.RecoveryStrategy)}, and onExhausted fail_run or mark_blocked.
+{site(app.id, fixture)}
+
+Assertions: each with an id and afterStep (a step id), of kind \
+{", ".join(contracts.AssertionKind)}. Recovery: maxAttempts 1 to 3, strategies of \
+{", ".join(contracts.RecoveryStrategy)}, onExhausted fail_run or mark_blocked.
 
 A reference journey of this fixture, as an example:
 ```json
-{json.dumps(contracts.to_document(example), indent=2, ensure_ascii=False)}
+{_example(example)}
 ```
 
-Then call automium_compile_journey with your journey. If it reports problems, fix every one \
-(each has a JSON path, a code and the allowed values) and compile again. Nothing is executed."""
+Then call automium_compile_journey with your journey; fix every problem it reports (each \
+has a JSON path, a code and the allowed values) and compile again. Nothing is executed."""
