@@ -457,7 +457,8 @@ function editUserDialog(user, changed) {
 }
 
 function deactivateDialog(user, changed) {
-  const dlg = h("dialog", { role: "alertdialog", "aria-label": "Deactivate this user?" },
+  const dlg = h("dialog", { role: "alertdialog", "aria-labelledby": "deactivate-title" },
+    h("h2", { id: "deactivate-title" }, "Deactivate this user?"),
     h("div", {}, "They will lose access at once. You can reactivate them later."),
     h("div", { class: "actions" },
       h("button", { type: "button", class: "danger", onclick: confirm }, "Deactivate"),
