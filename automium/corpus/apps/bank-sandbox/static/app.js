@@ -107,14 +107,21 @@
     return h("iframe", { title: "Verification", class: "verification" });
   }
 
+  // One verification is open at a time; opening another replaces it.
+  let verification = null;
+  window.addEventListener("message", (event) => {
+    if (!verification || event.origin !== location.origin) return;
+    if (event.source !== verification.frame.contentWindow) return;
+    const message = event.data;
+    if (message && message.type === VERIFIED && message.for === verification.purpose) {
+      verification.onVerified(message.account);
+    }
+  });
+
   function openVerification(frame, purpose, customerId, onVerified) {
     const query = new URLSearchParams({ for: purpose, customer: customerId });
     frame.src = `/static/otp.html?${query}`;
-    window.addEventListener("message", (event) => {
-      if (event.origin !== location.origin || event.source !== frame.contentWindow) return;
-      const message = event.data;
-      if (message && message.type === VERIFIED && message.for === purpose) onVerified(message.account);
-    });
+    verification = { frame, purpose, onVerified };
   }
 
   async function checkPassword(customerId, password) {
