@@ -3,7 +3,8 @@
 Parametrised over every app with a directory under ``automium/corpus/apps/``: an app added
 there is proven by this file with no change to it. ``SETUPS`` says, where a model element
 with an effect is a ``[dynamic]`` one that a fixture's starting state does not show, what a
-user does first to make the app show it.
+user does first to make the app show it, or what a realistic form needs before its effect
+(a right password, an amount).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from playwright.sync_api import Browser
 
+from automium.hosting.bundles import secret
 from tests.browser.proof import (
     EffectCase,
     Pair,
@@ -34,8 +36,26 @@ def _click(role: str, name: str, nth: int = 0) -> Callable[[Session], None]:
     return act
 
 
+def _fill(*fields: tuple[str, str]) -> Callable[[Session], None]:
+    """Type into textboxes by name; a value ``account:…#field`` is that secret of the seed."""
+
+    def act(session: Session) -> None:
+        for name, value in fields:
+            text = secret(session.fixture.app_id, value) if value.startswith("account:") else value
+            session.page.get_by_role("textbox", name=name, exact=True).fill(text)
+
+    return act
+
+
 # (fixture, route) -> what a user does on the route's page before the effect is proven.
-SETUPS: dict[tuple[str, str], Callable[[Session], None]] = {}
+SETUPS: dict[tuple[str, str], Callable[[Session], None]] = {
+    # bank-sandbox: "Continue" reveals the code frame only for a right customer ID and
+    # password (its effects are proven by first revealing it), and a transfer needs an amount.
+    ("bank-sandbox.two-accounts", "login"): _fill(
+        ("Customer ID", "C-10482"), ("Password", "account:bank-sandbox/customer#password")
+    ),
+    ("bank-sandbox.two-accounts", "transfer"): _fill(("Amount", "250.00")),
+}
 
 
 @pytest.fixture(scope="session")

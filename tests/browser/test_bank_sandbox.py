@@ -20,7 +20,6 @@ from automium.corpus.pages import page as page_model
 from automium.execution.contexts import fixture_context
 from automium.hosting import AppServer
 from automium.hosting.bundles import secret
-from tests.browser.frames import aria_templates
 
 APP = "bank-sandbox"
 JOURNEYS = {j.id: to_document(j) for j in corpus.reference_journeys() if j.app_id == APP}
@@ -186,32 +185,3 @@ def test_a_wrong_password_or_code_is_refused_where_it_was_typed(session: Session
     frame = page.locator('iframe[title="Verification"]').content_frame
     expect(frame.get_by_role("alert")).to_contain_text("That code is not right")
     expect(page).to_have_url(session.url("login"))
-
-
-def _pairs() -> list[tuple[str, str]]:
-    return [(f, r) for f in corpus.fixture_ids(APP) for r in corpus.route_ids(APP)]
-
-
-@pytest.mark.parametrize(("session", "route_id"), _pairs(), indirect=["session"])
-def test_every_route_of_each_fixture_matches_its_page_model_frame_by_frame(
-    session: Session, route_id: str
-) -> None:
-    fixture = corpus.get_fixture(session.server.fixture_id, APP)
-    entity = next((e for e in fixture.entities if e.route == route_id), None)
-    path = corpus.get_route(APP, route_id).path
-    session.page.goto(session.server.url + re.sub(r":\w+", entity.value if entity else "x", path))
-
-    redirect = next((r for r in fixture.redirects if r.route == route_id), None)
-    if redirect is not None:
-        expect(session.page).to_have_url(session.url(redirect.to))
-        return
-    view = page_model(APP, route_id).view(fixture, entity.id if entity else None)
-    templates = aria_templates(view)
-    expect(session.page.locator("body")).to_match_aria_snapshot(templates.page_text)
-    for title, template in templates.frame_texts().items():
-        frame = session.page.locator(f'iframe[title="{title}"]').content_frame
-        expect(frame.locator("body")).to_match_aria_snapshot(template)
-    for element in view.elements():
-        outermost = not any(view.hidden(view.template.elements[a]) for a in element.ancestors)
-        if view.hidden(element) and outermost:
-            expect(session.target(element.role, view.name(element) or "")).to_be_hidden()

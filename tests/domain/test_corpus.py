@@ -545,6 +545,23 @@ def test_a_dialog_holding_an_iframe_reads_as_its_own_text_without_the_frames() -
     assert template.elements[code.frame].role == "iframe"
 
 
+def test_enter_in_the_one_time_code_field_verifies_as_its_frames_default_button_does() -> None:
+    """The code frame's fields and its [submit] button share a form: the frame bounds one."""
+    journey = next(
+        to_document(j)
+        for j in corpus.reference_journeys("bank-sandbox.two-accounts")
+        if j.id == "bank-sandbox.transfer-to-savings"
+    )
+    steps = journey["steps"]
+    assert steps[-1]["id"] == "verify"
+    steps[-1] = {"id": "verify", "intent": "press_key", "key": "Enter"}
+
+    compilation = compile_journey(journey)
+
+    assert compilation.valid is True
+    assert compilation.warnings == []
+
+
 def _walk(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
     yield node
     for child in node.get("children", []):

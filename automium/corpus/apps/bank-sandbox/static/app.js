@@ -81,12 +81,13 @@
     );
   }
 
-  // Rows go straight into the table (no thead/tbody), so each row is a child of the table.
   function table(label, headers, rows) {
-    const el = h("table", { "aria-label": label });
-    el.append(h("tr", null, headers.map((text) => h("th", { scope: "col" }, text))));
-    for (const cells of rows) el.append(h("tr", null, cells.map((cell) => h("td", null, cell))));
-    return el;
+    return h(
+      "table",
+      { "aria-label": label },
+      h("thead", null, h("tr", null, headers.map((text) => h("th", { scope: "col" }, text)))),
+      h("tbody", null, rows.map((cells) => h("tr", null, cells.map((cell) => h("td", null, cell))))),
+    );
   }
 
   function showError(container, message) {
