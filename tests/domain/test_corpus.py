@@ -37,7 +37,7 @@ APPS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "helpdesk": ("local-container", ("auth", "rich-text", "multi-step-forms", "notifications")),
     "bank-sandbox": (
-        "local-container",
+        "static-bundle",
         ("auth", "one-time-codes", "iframes", "confirmation-dialogs", "tables"),
     ),
 }
