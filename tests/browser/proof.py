@@ -426,6 +426,7 @@ def _effect_text(view: View, effect: Any) -> str:
         return str(effect.route) + (f"({effect.entity})" if effect.entity else "")
     if effect.kind == "close_dialog":
         return "close"
+    # A reveal's refs are ElementRef models; a dialog's ref is a plain string.
     refs = [r.root for r in effect.refs] if effect.kind == "reveal" else [effect.ref]
     names = [view.template.find(r) for r in refs]
     return f"{effect.kind} " + ", ".join(e.line(view.name(e)) for e in names if e is not None)
@@ -555,4 +556,17 @@ def _check(
         how, body = rendering(session, view, frame, revealed)
         forced = aria.Rendering(view, frame, revealed, _also(how.shows, index))
         expect(body).to_match_aria_snapshot(aria.subtree(forced, target))
+        prove_frames_within(session, view, target, revealed)
     return revealed
+
+
+def prove_frames_within(
+    session: Session, view: View, target: Element, revealed: frozenset[int]
+) -> None:
+    """Each iframe inside what an effect revealed, proven as its own document: the page's
+    template shows it as a bare ``- iframe``, so its content is checked here."""
+    elements = view.template.elements
+    for frame in frames(view, revealed):
+        if frame is not None and target.index in (frame, *elements[frame].ancestors):
+            how, body = rendering(session, view, frame, revealed)
+            expect(body).to_match_aria_snapshot(aria.template(how))

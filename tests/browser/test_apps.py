@@ -3,8 +3,9 @@
 Parametrised over every app with a directory under ``automium/corpus/apps/``: an app added
 there is proven by this file with no change to it. ``SETUPS`` says, where a model element
 with an effect is a ``[dynamic]`` one that a fixture's starting state does not show, or an
-effect a realistic form refuses to give without input, what a user does first; ``ARRIVALS``
-how a user reaches a page that a fixture's seed does not hold until the user acts.
+effect a realistic form refuses to give without input (a CSV file, a right password, an
+amount), what a user does first; ``ARRIVALS`` how a user reaches a page that a fixture's
+seed does not hold until the user acts.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from automium.hosting.bundles import app_root
+from automium.hosting.bundles import app_root, secret
 from tests.browser.proof import (
     EffectCase,
     Pair,
@@ -38,6 +39,17 @@ def _added_to_cart(product_path: str) -> Callable[[Session], None]:
         session.page.goto(session.server.url + product_path)
         session.page.get_by_role("button", name="Add to cart", exact=True).click()
         session.page.goto(back)
+
+    return act
+
+
+def _fill_textboxes(*fields: tuple[str, str]) -> Callable[[Session], None]:
+    """Type into textboxes by name; a value ``account:…#field`` is that secret of the seed."""
+
+    def act(session: Session) -> None:
+        for name, value in fields:
+            text = secret(session.fixture.app_id, value) if value.startswith("account:") else value
+            session.page.get_by_role("textbox", name=name, exact=True).fill(text)
 
     return act
 
@@ -96,6 +108,12 @@ SETUPS: dict[tuple[str, str], Callable[[Session], None]] = {
         _fill("textbox", "Subject", "Printer offline on floor 2"),
         _fill("textbox", "Describe the problem", "It shows offline since noon."),
     ),
+    # bank-sandbox: "Continue" reveals the code frame only for a right customer ID and
+    # password (its effects are proven by first revealing it), and a transfer needs an amount.
+    ("bank-sandbox.two-accounts", "login"): _fill_textboxes(
+        ("Customer ID", "C-10482"), ("Password", "account:bank-sandbox/customer#password")
+    ),
+    ("bank-sandbox.two-accounts", "transfer"): _fill_textboxes(("Amount", "250.00")),
 }
 
 
