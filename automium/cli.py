@@ -1,5 +1,6 @@
 """The ``automium`` command: ``serve`` (what agents launch), ``demo`` (a watched session) and
-``export`` (a journey as a Playwright test file).
+``export`` (a journey as a Playwright test file) and ``apps serve`` (the owned apps, for a
+person's browser: see ``automium.hosting.serving``).
 
 How ``serve`` ends, on both transports: SIGINT and SIGTERM stop it cleanly with exit code 0,
 as does stdin closing (stdio) or the client closing stdout (stdio, at the next write).
@@ -98,6 +99,24 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("journey", metavar="JOURNEY", help="reference journey id or journey file")
     export.add_argument("--format", required=True, choices=["ts", "py"], help="test format")
     export.add_argument("--out", required=True, metavar="DIR", help="directory to write into")
+    apps = commands.add_parser("apps", help="the corpus's owned web apps").add_subparsers(
+        dest="apps_command", required=True
+    )
+    apps_serve = apps.add_parser(
+        "serve",
+        help=f"serve the owned apps on http://{_LOOPBACK}:PORT for your own browser; "
+        "prints each base URL",
+    )
+    apps_serve.add_argument("--app", help="serve this app only (default: every app)")
+    apps_serve.add_argument(
+        "--fixture", help="in this fixture's state (default: the app's first fixture)"
+    )
+    apps_serve.add_argument(
+        "--port", type=_port, help="with one app: TCP port (default 0: a free one)"
+    )
+    apps_serve.add_argument(
+        "--host", help=f"{_LOOPBACK} (default) or localhost; any other address is refused"
+    )
     return parser
 
 
@@ -113,6 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     _log_to_stderr(args.log_level)
+    if args.command == "apps":
+        from automium.hosting.serving import main as serve_apps  # noqa: PLC0415
+
+        return serve_apps(args.app, args.fixture, args.port, args.host)
     if args.command == "serve":
         http_options = (args.host, args.port, args.read_timeout)
         if not args.http and http_options != (None, None, None):

@@ -44,7 +44,7 @@ class Element:
     ancestors: tuple[int, ...]  # indexes, the page root first
     text: str  # its text content (the names below it), or its own name; normalised
     frame: int | None  # the enclosing iframe
-    form: int | None  # the enclosing form or search landmark
+    form: int | None  # the enclosing form or search landmark, or else iframe
     dialog: int | None  # the enclosing dialog
     model: ElementModel | None
 
@@ -225,11 +225,13 @@ def _template(model: Any) -> Template:
             # What a reader sees: the content below it, or its name when it has none.
             text=normalized(" ".join(below) if below else node.name),
             frame=_innermost(path, FRAME_ROLES),
-            form=_innermost(path, FORM_ROLES),
+            # A framed document's fields share no form with the page's: a frame bounds one.
+            form=_innermost(path, FORM_ROLES | FRAME_ROLES),
             dialog=_innermost(path, DIALOG_ROLES),
             model=annotations.get(node.ref),
         )
-        return own + below
+        # A frame's document is not its host's text (toContainText on the host skips it).
+        return [] if node.role in FRAME_ROLES else own + below
 
     walk(model.root, ())
     elements = tuple(e for e in slots if e is not None)

@@ -28,7 +28,7 @@ from automium.validation import check
 APPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "todo-mvc": ("static-bundle", ("forms", "list-editing", "keyboard", "local-storage")),
     "shop-lite": (
-        "local-container",
+        "static-bundle",
         ("auth", "search", "forms", "cart", "checkout", "pagination"),
     ),
     "admin-console": (
@@ -37,7 +37,7 @@ APPS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "helpdesk": ("local-container", ("auth", "rich-text", "multi-step-forms", "notifications")),
     "bank-sandbox": (
-        "local-container",
+        "static-bundle",
         ("auth", "one-time-codes", "iframes", "confirmation-dialogs", "tables"),
     ),
 }
@@ -532,6 +532,34 @@ def test_bank_sandbox_locked_account_has_its_transfer_controls_disabled(
     for control in (("button", "Move money"), ("button", "Pay a bill")):
         assert ("disabled" in nodes[control].get("states", [])) is disabled, control
     assert (("link", "Transfer money") in nodes) is not disabled
+
+
+def test_a_dialog_holding_an_iframe_reads_as_its_own_text_without_the_frames() -> None:
+    """toContainText on the dialog sees its own content, never the framed document's."""
+    template = page("bank-sandbox", "transfer-review")
+    dialog = next(e for e in template.elements if e.role == "dialog")
+    code = next(e for e in template.elements if e.name == "One-time code")
+
+    assert dialog.text == "We sent a code to your phone ending 55. Cancel"
+    assert code.frame is not None
+    assert template.elements[code.frame].role == "iframe"
+
+
+def test_enter_in_the_one_time_code_field_verifies_as_its_frames_default_button_does() -> None:
+    """The code frame's fields and its [submit] button share a form: the frame bounds one."""
+    journey = next(
+        to_document(j)
+        for j in corpus.reference_journeys("bank-sandbox.two-accounts")
+        if j.id == "bank-sandbox.transfer-to-savings"
+    )
+    steps = journey["steps"]
+    assert steps[-1]["id"] == "verify"
+    steps[-1] = {"id": "verify", "intent": "press_key", "key": "Enter"}
+
+    compilation = compile_journey(journey)
+
+    assert compilation.valid is True
+    assert compilation.warnings == []
 
 
 def _walk(node: dict[str, Any]) -> Iterator[dict[str, Any]]:

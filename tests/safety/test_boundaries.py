@@ -236,6 +236,21 @@ def test_reading_the_package_data_is_allowed(guard: Guard) -> None:
     assert guard.violations == []
 
 
+def test_opening_an_owned_apps_seed_is_recorded(guard: Guard) -> None:
+    apps = Path(guard.denied_roots[0])
+    seed = next(apps.glob("*/accounts.json"), None) or next(apps.rglob("*.json"))
+    with guard.armed():
+        seed.read_text(encoding="utf-8")
+    assert guard.violations == [f"open of an owned app's files {str(seed)!r}"]
+
+
+def test_listing_the_owned_apps_is_recorded(guard: Guard) -> None:
+    apps = Path(guard.denied_roots[0])
+    with guard.armed():
+        os.listdir(apps)
+    assert guard.violations == [f"os.listdir of an owned app's files {str(apps)!r}"]
+
+
 # -- static: what an audit hook cannot see ------------------------------------------------
 
 FORBIDDEN_IMPORTS = (
@@ -296,9 +311,16 @@ def environment_reads(source: str, module: str) -> list[str]:
     return [f"{module}: reads os.{name}" for name in sorted(found)]
 
 
+# The adapters that serve the owned apps and drive a browser are outside the server's
+# boundary by design: they open sockets, launch Chromium and read AUTOMIUM_CHROMIUM.
+# tests/test_architecture.py proves the server and the domain never import them.
+ADAPTERS = ("automium/hosting/", "automium/execution/")
+
+
 def _modules() -> list[tuple[str, str]]:
     files = sorted((ROOT / "automium").rglob("*.py"))
-    return [(f.relative_to(ROOT).as_posix(), f.read_text(encoding="utf-8")) for f in files]
+    named = [(f.relative_to(ROOT).as_posix(), f) for f in files]
+    return [(m, f.read_text(encoding="utf-8")) for m, f in named if not m.startswith(ADAPTERS)]
 
 
 def test_no_automium_module_imports_a_network_process_or_browser_library() -> None:
