@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from automium import corpus
@@ -36,6 +36,8 @@ class Answer:
     """Tools: the minified ``structuredContent``. Prompts: the message text."""
     text: str
     """Tools: the text content, every part joined. Prompts: the message text."""
+    subject: str = ""
+    """What the answer is about when its name does not say: the fixture of a draft."""
 
     @property
     def structured_bytes(self) -> int:
@@ -128,7 +130,8 @@ CASES: dict[str, Callable[[], Answer]] = {
 
 
 def measure() -> dict[str, Answer]:
-    """Every answer of :data:`CASES` and the drafts' median and largest, by name.
+    """Every answer of :data:`CASES`, and the drafts of the median and the largest fixture
+    (the upper median of ten: at most it, for half the fixtures), by name.
 
     A case whose input the server refuses (``detail`` before the server knew it) is left
     out."""
@@ -141,6 +144,6 @@ def measure() -> dict[str, Answer]:
     by_size = sorted(drafts().items(), key=lambda item: item[1].structured_bytes)
     median = statistics.median_high(a.structured_bytes for _, a in by_size)
     middle = next((f, a) for f, a in by_size if a.structured_bytes == median)
-    answers[f"draft_journey, median fixture ({middle[0]})"] = middle[1]
-    answers[f"draft_journey, largest fixture ({by_size[-1][0]})"] = by_size[-1][1]
+    for name, (fixture, answer) in (("median", middle), ("largest", by_size[-1])):
+        answers[f"draft_journey, {name} fixture"] = replace(answer, subject=fixture)
     return answers

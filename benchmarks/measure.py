@@ -27,7 +27,7 @@ from typing import Any
 
 from automium.capabilities import BY_NAME
 from automium.contracts import to_document
-from benchmarks import pipe
+from benchmarks import answers, pipe
 from benchmarks.workloads import tool_inputs
 
 
@@ -198,13 +198,39 @@ def visible_tokens(tools: list[dict[str, Any]]) -> tuple[dict[str, int], str]:
     """Per tool, the o200k tokens of what a model reads of it (its name, description and
     input schema), and how they were counted."""
     seen = {tool["name"]: minified({k: tool[k] for k in VISIBLE}) for tool in tools}
+    return tokens(seen)
+
+
+def tokens(texts: dict[str, str]) -> tuple[dict[str, int], str]:
+    """The o200k tokens of each text, by name, and how they were counted."""
     node = shutil.which("node")
     if node and (COUNTER.parent / "node_modules" / "js-tiktoken").is_dir():
-        lines = "".join(json.dumps(text) + "\n" for text in seen.values())
+        lines = "".join(json.dumps(text) + "\n" for text in texts.values())
         done = subprocess.run(
             [node, str(COUNTER)], input=lines, capture_output=True, text=True, check=True
         )
         counts = map(int, done.stdout.split())
-        return dict(zip(seen, counts, strict=True)), "o200k tokens (js-tiktoken)"
-    estimates = {name: len(text.encode()) // 4 for name, text in seen.items()}
+        return dict(zip(texts, counts, strict=True)), "o200k tokens (js-tiktoken)"
+    estimates = {name: len(text.encode()) // 4 for name, text in texts.items()}
     return estimates, "estimated tokens (bytes / 4, no Node)"
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerSize:
+    """One answer an agent reads: its bytes and tokens (the structured content of a tool
+    answer, minified; a prompt's text), and what it is about when its name does not say."""
+
+    bytes: int
+    tokens: int
+    subject: str
+
+
+def answer_sizes() -> tuple[dict[str, AnswerSize], str]:
+    """Every answer of ``benchmarks/answers.py`` by name, and how its tokens were counted."""
+    measured = answers.measure()
+    counted, counted_by = tokens({name: a.structured for name, a in measured.items()})
+    sizes = {
+        name: AnswerSize(a.structured_bytes, counted[name], a.subject)
+        for name, a in measured.items()
+    }
+    return sizes, counted_by

@@ -9,7 +9,15 @@ import datetime
 from dataclasses import dataclass
 from statistics import linear_regression, median, quantiles
 
-from benchmarks.measure import READING_PAUSE_S, CallLatency, ColdStart, Point, Settings, size
+from benchmarks.measure import (
+    READING_PAUSE_S,
+    AnswerSize,
+    CallLatency,
+    ColdStart,
+    Point,
+    Settings,
+    size,
+)
 
 # The budgets of DESIGN.md (section Performance): ratios to the bare server over stdio.
 COLD_START_BUDGET = 1.05  # spawn → tools/list response, median
@@ -20,6 +28,16 @@ VISIBLE_TOKENS_BUDGET = 7_000  # o200k tokens of every tool's name, description,
 LINEAR_BUDGET = 1.2  # per-unit cost at the largest point ÷ at the next largest
 FIRST_CALL_BUDGET_MS = 15.0  # a tool's first call over its warm median
 HOSTILE_BUDGET_S = 0.2  # refusing a 1,000-step journey with 60 unexpected properties a step
+# What an agent reads of an answer, in bytes (1 KB = 1,000 B): tests/test_answer_budget.py
+# holds the same answers to the same budgets; a name not here has none.
+ANSWER_BUDGETS = {
+    "compare_planners, 2 planners": 3_000,
+    "compare_planners, 8 planners": 6_000,
+    "compile_journey, valid": 2_000,
+    "debug_failed_run, with events": 4_000,
+    "draft_journey, median fixture": 6_000,
+    "draft_journey, largest fixture": 8_000,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +56,8 @@ class Results:
     hostile_refusal_s: float
     tokens: dict[str, int]  # per Automium tool: what a model reads of it
     tokens_counted_by: str
+    answers: dict[str, AnswerSize]  # benchmarks/answers.py, by name
+    answers_counted_by: str
 
 
 def _table(header: str, rows: list[str]) -> str:
@@ -129,6 +149,7 @@ def _summary(r: Results) -> str:
         f"what the model reads of tools/list (names, descriptions, inputSchemas) | "
         f"≤ {VISIBLE_TOKENS_BUDGET:,} tokens | {tokens:,} {r.tokens_counted_by} | "
         + _meets(tokens <= VISIBLE_TOKENS_BUDGET),
+        _answers_row(r),
     ]
     return _section("Summary", _table("what | budget | measured | verdict", rows))
 
@@ -236,6 +257,65 @@ def _payload(r: Results) -> str:
     )
 
 
+# The same answers at 564e7ca, before answers were shaped (bytes, o200k tokens): a full
+# answer was then the only answer, so a full row's "before" is the default's.
+ANSWERS_BEFORE = {
+    "compare_planners, 2 planners": (9_255, 2_657),
+    "compare_planners, 8 planners": (22_253, 7_154),
+    "compare_planners, 2 planners, full": (9_255, 2_657),
+    "compare_planners, 8 planners, full": (22_253, 7_154),
+    "compile_journey, valid": (3_189, 850),
+    "compile_journey, valid, full": (3_189, 850),
+    "create_run_submission": (1_009, 290),
+    "create_run_submission, with events": (9_685, 2_816),
+    "debug_failed_run": (2_756, 676),
+    "debug_failed_run, with events": (13_565, 4_371),
+    "draft_journey, median fixture": (8_525, 2_297),  # shop-lite.guest-empty-cart
+    "draft_journey, largest fixture": (10_640, 2_780),  # admin-console.admin-user
+}
+
+
+def _answers_within(r: Results) -> list[str]:
+    return [n for n, b in ANSWER_BUDGETS.items() if n in r.answers and r.answers[n].bytes <= b]
+
+
+def _answers_row(r: Results) -> str:
+    within, measured = _answers_within(r), [n for n in ANSWER_BUDGETS if n in r.answers]
+    worst = max(measured, key=lambda n: r.answers[n].bytes / ANSWER_BUDGETS[n])
+    return (
+        "answers an agent reads (default detail; the budgets per answer below) | "
+        f"≤ 2 to 8 KB each | {len(within)}/{len(measured)} within; closest to its budget: "
+        f"{worst} {r.answers[worst].bytes:,} B of {ANSWER_BUDGETS[worst]:,} | "
+        + _meets(len(within) == len(measured))
+    )
+
+
+def _answers(r: Results) -> str:
+    rows = []
+    for name, now in r.answers.items():
+        before = ANSWERS_BEFORE.get(name)
+        budget = ANSWER_BUDGETS.get(name)
+        rows.append(
+            f"{name}{f' ({now.subject})' if now.subject else ''} | "
+            + (f"{before[0]:,} | {before[1]:,}" if before else "- | -")
+            + f" | **{now.bytes:,}** | {now.tokens:,} | "
+            + (f"{budget:,} B | {_meets(now.bytes <= budget)}" if budget else "- | -")
+        )
+    return _section(
+        "Answers an agent reads (bytes and tokens of each answer)",
+        "In process, deterministic (`benchmarks/answers.py`): the minified "
+        "`structuredContent` of a tool answer, or the text of a prompt, on the inputs the "
+        "context budgets name: compare_planners over shop-lite and helpdesk with 3 "
+        "repetitions, the compile and a modeled run of `shop-lite.buy-one-mug`, "
+        '`draft_journey` for all ten fixtures with the goal "Do the main task" (the '
+        "upper-median and the largest shown), `debug_failed_run` with and without the 38 "
+        'events of the run\'s failing variant. *full*: with `detail: "full"`. *before*: '
+        "the same answers at 564e7ca, before the default answers were shaped (then the full "
+        f"document was the only answer). Tokens: {r.answers_counted_by}.",
+        _table("answer | before B | before tokens | B | tokens | budget | verdict", rows),
+    )
+
+
 def _growth(title: str, unit: str, points: list[Point]) -> str:
     marginal, fixed = linear_regression([p.units for p in points], [p.seconds for p in points])
     rows = [
@@ -268,6 +348,6 @@ each paired with a batch of `echo` calls carrying the same arguments;
 {s.warmup} warm-up calls per tool and server first."""
     compare = "compare_planners in process (contract check + trials + report + wire document)"
     compile_ = "compile_journey in process (generated shop-lite journeys, mixed intents)"
-    sections = [header, _summary(r), _cold(r), _calls(r), _rss(r), _payload(r)]
+    sections = [header, _summary(r), _answers(r), _cold(r), _calls(r), _rss(r), _payload(r)]
     sections += [_growth(compare, "trial", r.compare), _growth(compile_, "step", r.compile)]
     return "\n\n".join(sections) + "\n"

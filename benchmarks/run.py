@@ -54,6 +54,8 @@ def _measure(s: Settings, command: str) -> Results:
     compile_ = growth("automium_compile_journey", workloads.JOURNEY_CASES, "stepCount")
     hostile = measure.refusal_seconds("automium_compile_journey", workloads.hostile_journey())
     tokens, counted_by = measure.visible_tokens(cold.tools["automium"])
+    _progress("the answers an agent reads")
+    answers, answers_counted_by = measure.answer_sizes()
     return Results(
         started=started.astimezone(),
         command=command,
@@ -67,6 +69,8 @@ def _measure(s: Settings, command: str) -> Results:
         hostile_refusal_s=hostile,
         tokens=tokens,
         tokens_counted_by=counted_by,
+        answers=answers,
+        answers_counted_by=answers_counted_by,
     )
 
 

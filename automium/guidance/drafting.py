@@ -90,20 +90,19 @@ def draft_journey(args: Arguments) -> str:
 
 Goal: {goal}
 
-Each step is {{"id", "intent", ...}} with only these intents and their fields (? optional, \
-| one of the two), and an optional note: {_intents()}.
+Steps are {{"id", "intent", ...its fields, "note"?}}, with only these intents \
+(? optional, | one of): {_intents()}.
 
-Targets are {{"role", "name", "nth"?}}, matched as Playwright's getByRole with exact: true: \
-the role and the whole name shown below, case-sensitive; nth (0-based, in page order) picks \
-one of several matches. Never CSS, XPath, script or URLs.
+Targets are {{"role", "name", "nth"?}}, matched as Playwright's getByRole with exact: true \
+(the whole name shown below, case-sensitive; nth: 0-based, in page order, among several \
+matches). Never CSS, XPath, script or URLs.
 
 {_fixture_facts(fixture)}
 
-The pages as {fixture.id} sees them; navigate and route_is take route ids, select_option \
-an option's name. "→": what activating an element does (a click, or Enter in a field, \
-which submits its form); [hidden]: shown once a step reveals it; [dynamic]: text that \
-depends on the journey; "a: b, c": a's children on its line, a role named once for the \
-names after it.
+Pages as {fixture.id} sees them (navigate and route_is take route ids; select_option, an \
+option's name). "→": what activating it does (a click, or Enter in a field: submits its \
+form); [hidden]: shown once a step reveals it; [dynamic]: text the journey changes; \
+"a: b, c": a's children on one line, a role named once for the names after it.
 
 {site(app.id, fixture)}
 
@@ -116,5 +115,5 @@ A reference journey of this fixture, as an example:
 {_example(example)}
 ```
 
-Then call automium_compile_journey with your journey; fix every problem it reports (each \
-has a JSON path, a code and the allowed values) and compile again. Nothing is executed."""
+Then call automium_compile_journey with it; fix every problem reported (each with its JSON \
+path, code and allowed values) and compile again. Nothing is executed."""
