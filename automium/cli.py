@@ -91,6 +91,9 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "demo", help="start the server, walk the developer-experience path, print a transcript"
     )
+    from automium.execution.command import add_parser as add_run  # noqa: PLC0415
+
+    add_run(commands)
     return parser
 
 
@@ -111,6 +114,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.http and http_options != (None, None, None):
             parser.error("serve: --host, --port and --read-timeout need --http")
         return _serve(args.http, *http_options)
+    if args.command == "run":
+        from automium.execution.command import main as run  # noqa: PLC0415
+
+        return run(args)
     from automium.mcp_server.demo import run_demo  # noqa: PLC0415
 
     return run_demo(log_level=args.log_level)
