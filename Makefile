@@ -13,7 +13,10 @@ COVERAGE_FLOOR := 93
 INTEROP := tests/interop
 NODE_STAMP := $(INTEROP)/node_modules/.installed
 
-.PHONY: demo test lint typecheck pytest regen lock bench clean interop-deps
+# The browser the tests launch, the first of: one already here (AUTOMIUM_CHROMIUM, or
+# chromium-headless-shell / chromium on PATH); Debian's chromium-headless-shell when root with
+# apt; Playwright's own build. automium/execution/chromium.py finds it the same way.
+.PHONY: demo test lint browser typecheck pytest regen lock bench clean interop-deps
 
 # Bytecode is compiled here, once: the server never writes it (it sets
 # sys.dont_write_bytecode before importing anything), so what is not compiled now would be
@@ -32,7 +35,7 @@ $(STAMP): requirements.lock pyproject.toml
 demo: $(STAMP)
 	$(BIN)/automium demo
 
-test: $(STAMP) lint typecheck pytest
+test: $(STAMP) browser lint typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/python scripts/regen.py --check
@@ -44,8 +47,19 @@ typecheck: $(STAMP)
 
 # Hypothesis draws a small budget of examples here and the full fuzzing budget when CI=true
 # (profiles in tests/conftest.py; HYPOTHESIS_PROFILE=ci runs the CI budget locally).
-pytest: $(STAMP) $(NODE_STAMP)
+pytest: $(STAMP) $(NODE_STAMP) browser
 	$(BIN)/pytest -p no:cacheprovider --cov --cov-branch --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
+
+browser: $(STAMP)
+	@$(BIN)/python -m automium.execution.chromium >/dev/null; status=$$?; \
+	if [ $$status -eq 0 ]; then :; \
+	elif [ $$status -ne 1 ]; then exit $$status; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get install -y -q chromium-headless-shell || \
+		{ apt-get update -q && apt-get install -y -q chromium-headless-shell; }; \
+	else \
+		$(BIN)/python -m playwright install chromium; \
+	fi
 
 $(NODE_STAMP): $(INTEROP)/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \

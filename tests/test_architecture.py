@@ -20,6 +20,10 @@ SDK_PACKAGES = frozenset({"mcp", "mcp_types", "anyio", "uvicorn", "starlette"})
 GENERATED = "automium_contracts"
 # The composition root may start the boundary; the domain may not reach it.
 ENTRYPOINTS = frozenset({PACKAGE / "cli.py"})
+# The adapters that serve the owned apps and drive a browser: only they touch sockets,
+# browsers and Playwright, and neither the MCP server nor the domain reaches them.
+ADAPTERS = (PACKAGE / "hosting", PACKAGE / "execution")
+BROWSER_PACKAGES = frozenset({"playwright", "automium.hosting", "automium.execution"})
 _DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
 
 
@@ -111,6 +115,39 @@ def test_the_domain_never_imports_the_mcp_boundary() -> None:
     assert offenders(domain, frozenset({"automium.mcp_server"})) == []
 
 
+def test_the_adapter_packages_exist_for_the_rules_below_to_cover() -> None:
+    for adapter in ADAPTERS:
+        assert python_files(adapter), adapter
+
+
+def test_the_mcp_server_never_imports_the_browser_adapters_or_playwright() -> None:
+    assert offenders(python_files(BOUNDARY), BROWSER_PACKAGES) == []
+
+
+def test_the_domain_never_imports_the_browser_adapters_or_playwright() -> None:
+    domain = [
+        p
+        for p in python_files(PACKAGE)
+        if BOUNDARY not in p.parents
+        and p not in ENTRYPOINTS
+        and not any(adapter in p.parents for adapter in ADAPTERS)
+    ]
+
+    assert offenders(domain, BROWSER_PACKAGES) == []
+
+
+def test_only_the_adapters_import_playwright() -> None:
+    outside = [p for p in python_files(PACKAGE) if not any(a in p.parents for a in ADAPTERS)]
+
+    assert offenders(outside, frozenset({"playwright"})) == []
+
+
+def test_the_adapters_never_import_the_mcp_boundary() -> None:
+    adapters = python_files(*ADAPTERS)
+
+    assert offenders(adapters, frozenset({"automium.mcp_server", *SDK_PACKAGES})) == []
+
+
 def test_only_the_contracts_facade_imports_the_generated_package() -> None:
     everywhere = python_files(PACKAGE, ROOT / "tests", ROOT / "benchmarks", ROOT / "scripts")
 
@@ -119,6 +156,27 @@ def test_only_the_contracts_facade_imports_the_generated_package() -> None:
 
 def test_the_contracts_facade_does_import_the_generated_package() -> None:
     assert offenders([FACADE], frozenset({GENERATED}))
+
+
+def test_starting_the_mcp_server_loads_no_browser_module() -> None:
+    code = (
+        "import automium.mcp_server.server, automium.mcp_server.tools, sys; "
+        "from automium.mcp_server.warmup import _warm; _warm(); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'playwright' "
+        "or m.startswith(('automium.hosting', 'automium.execution'))))"
+    )
+
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == "[]\n"
 
 
 def test_importing_the_capability_and_prompt_tables_loads_no_mcp_module() -> None:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from automium.execution.chromium import LAUNCH_ARGS, find_chromium
+from automium.execution.chromium import launch
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -17,9 +17,7 @@ def launched() -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright  # noqa: PLC0415
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=find_chromium(), args=list(LAUNCH_ARGS), headless=True
-        )
+        browser = launch(playwright)
         try:
             yield browser
         finally:

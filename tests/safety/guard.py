@@ -7,6 +7,8 @@ import time, and it does nothing unless a :class:`Guard` is *armed*. While armed
 - ``open`` for writing, appending, creating or truncating (mode letters or ``os.O_*`` flags);
 - ``open``, ``os.listdir``, ``os.scandir`` of a path outside the installed package data:
   the ``automium`` package directory and the ``automium_contracts`` package directory;
+- the same of anything under the owned apps' files (``automium/corpus/apps/``): their seeds
+  hold the test credentials, which only the app host reads, never the MCP server;
 - every ``socket.*`` event, ``subprocess.Popen``, ``os.system``, ``os.exec``,
   ``os.posix_spawn``, ``os.spawn``, ``os.fork``, ``os.kill`` and the other events in
   :data:`FORBIDDEN_EVENTS` (filesystem changes, ``shutil.*``, URL and mail clients, …);
@@ -76,6 +78,11 @@ _READ_EVENTS = frozenset({"open", "os.listdir", "os.scandir", "glob.glob"})
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 
 
+def seed_roots() -> tuple[str, ...]:
+    """Package data the server must never open: the owned apps, seeds and credentials."""
+    return (os.path.join(os.path.realpath(str(resources.files("automium.corpus"))), "apps"),)
+
+
 def package_roots() -> tuple[str, ...]:
     """The directories whose files the server may read: its own package data."""
     return tuple(
@@ -89,6 +96,7 @@ class Guard:
     """Records boundary violations while armed; see the module docstring."""
 
     allowed_roots: tuple[str, ...] = field(default_factory=package_roots)
+    denied_roots: tuple[str, ...] = field(default_factory=seed_roots)
     violations: list[str] = field(default_factory=list)
 
     @contextmanager
@@ -116,12 +124,15 @@ class Guard:
         path = _path(args[0])
         if event == "open" and _writes(args):
             self.violations.append(f"open for writing {path!r} {_show(args[1:])}")
-        elif path is None or not self._inside(path):
+        elif path is None or not _under(path, self.allowed_roots):
             self.violations.append(f"{event} outside the package {path or args[0]!r}")
+        elif _under(path, self.denied_roots):
+            self.violations.append(f"{event} of an owned app's files {path!r}")
 
-    def _inside(self, path: str) -> bool:
-        real = os.path.realpath(path)
-        return any(real == root or real.startswith(root + os.sep) for root in self.allowed_roots)
+
+def _under(path: str, roots: tuple[str, ...]) -> bool:
+    real = os.path.realpath(path)
+    return any(real == root or real.startswith(root + os.sep) for root in roots)
 
 
 def _path(value: object) -> str | None:

@@ -1,0 +1,53 @@
+"""Finding the browser: the same order for everything that launches one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from automium.execution import chromium
+
+
+def test_the_environment_variable_wins_over_the_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    binary = tmp_path / "my-chromium"
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(0o755)
+    monkeypatch.setenv("AUTOMIUM_CHROMIUM", str(binary))
+
+    assert chromium.find_chromium() == binary
+
+
+def test_an_environment_variable_naming_no_executable_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AUTOMIUM_CHROMIUM", str(tmp_path / "missing"))
+
+    with pytest.raises(chromium.NoChromium, match=r"AUTOMIUM_CHROMIUM=.* is not an executable"):
+        chromium.find_chromium()
+
+
+def test_the_headless_shell_comes_before_full_chromium_on_the_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("chromium", "chromium-headless-shell"):
+        (tmp_path / name).write_text("#!/bin/sh\n")
+        (tmp_path / name).chmod(0o755)
+    monkeypatch.delenv("AUTOMIUM_CHROMIUM", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+
+    assert chromium.find_chromium() == tmp_path / "chromium-headless-shell"
+
+
+def test_nothing_is_found_on_an_empty_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AUTOMIUM_CHROMIUM", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+
+    assert chromium.find_chromium() is None
+
+
+def test_the_message_for_a_missing_browser_says_how_to_get_one() -> None:
+    assert "make browser" in chromium.HOW_TO_GET_ONE
+    assert "AUTOMIUM_CHROMIUM" in chromium.HOW_TO_GET_ONE
