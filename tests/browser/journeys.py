@@ -41,7 +41,7 @@ def built(app_id: str) -> bool:
 
 def journeys(chosen: tuple[str, ...]) -> list[object]:
     """Parameters, one per reference journey (all in CI, else ``chosen``)."""
-    params = []
+    params: list[object] = []
     for journey in corpus.reference_journeys():
         if not CI and journey.id not in chosen:
             continue
@@ -79,7 +79,10 @@ def variant(journey: Journey) -> Variant:
         if names_it(step):
             return Variant(Fault("remove", role, name), step["id"], "planner_issue")
         for assertion in document["assertions"]:
-            if assertion["afterStep"] == step["id"] and names_it(assertion):
-                if assertion["kind"] != "hidden":
-                    return Variant(Fault("remove", role, name), step["id"], "product_issue")
+            if (
+                assertion["afterStep"] == step["id"]
+                and names_it(assertion)
+                and assertion["kind"] != "hidden"
+            ):
+                return Variant(Fault("remove", role, name), step["id"], "product_issue")
     raise AssertionError(f"{journey.id} has no targeted step")
