@@ -7,6 +7,7 @@ Exit codes: 0 every run passed; 1 a run failed or was blocked; 2 a journey was r
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,9 +15,12 @@ from typing import TYPE_CHECKING, Any
 from automium import corpus
 from automium.contracts import ErrorCode, Verdict, to_document
 from automium.errors import AutomiumError, quoted
+from automium.execution.chromium import NoChromium
 
 if TYPE_CHECKING:
     import argparse
+
+    from playwright.sync_api import Browser
 
     from automium.execution.executor import Outcome
     from automium.hosting import Fault
@@ -52,7 +56,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
 
 
-def main(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
+    """Run the command; ``browser`` is one already launched (the tests share theirs)."""
     try:
         documents = [_journey_document(text) for text in args.journeys]
         faults = tuple(_fault(text) for text in args.fault)
@@ -67,7 +72,11 @@ def main(args: argparse.Namespace) -> int:
     except AutomiumError as error:
         print(json.dumps(to_document(error.to_tool_error()), indent=1))
         return 2
-    outcomes = run_all(documents, args.out, faults, args.repeat, args.timeout)
+    try:
+        outcomes = run_all(documents, args.out, faults, args.repeat, args.timeout, browser)
+    except NoChromium as error:
+        print(f"automium run: error: {error}", file=sys.stderr)
+        return 2
     for outcome in outcomes:
         print(json.dumps(outcome.summary, indent=1) if args.json else report(outcome))
     if args.trials_out is not None:
@@ -75,23 +84,25 @@ def main(args: argparse.Namespace) -> int:
     return max(_EXIT[o.verdict] for o in outcomes)
 
 
-def run_all(
+def run_all(  # noqa: PLR0917 - the command's options, in its order
     documents: Sequence[Json],
     out: Path | None,
     faults: tuple[Fault, ...],
     repeat: int,
     timeout_ms: int,
+    browser: Browser | None = None,
 ) -> list[Outcome]:
     from automium.execution.browser import launched  # noqa: PLC0415
     from automium.execution.executor import Options, run_journey  # noqa: PLC0415
 
-    outcomes = []
-    with launched() as browser:
-        for document in documents:
-            for repetition in range(1, repeat + 1):
-                options = Options(out, timeout_ms, faults, repetition)
-                outcomes.append(run_journey(document, browser, options))
-    return outcomes
+    if browser is None:
+        with launched() as launched_browser:
+            return run_all(documents, out, faults, repeat, timeout_ms, launched_browser)
+    return [
+        run_journey(document, browser, Options(out, timeout_ms, faults, repetition))
+        for document in documents
+        for repetition in range(1, repeat + 1)
+    ]
 
 
 def report(outcome: Outcome) -> str:
