@@ -36,7 +36,7 @@ from automium.contracts import (
 )
 from automium.execution import actions
 from automium.execution.evidence import RunDir
-from automium.execution.places import RefusedPlace, Routes, loopback_only
+from automium.execution.places import RefusedPlace, Routes
 from automium.execution.replay import Replay
 from automium.execution.snapshots import parse_aria, semantic_snapshot
 from automium.hosting import AppServer, Fault
@@ -56,6 +56,8 @@ L = ReplayLane
 PLANNER = {"id": "scripted-journey", "vendor": "scripted", "model": "journey"}
 """The planner of a run: the journey itself, carried out as written."""
 WORKER_ID = "local-worker"
+LOOPBACK = "127.0.0.1"
+DEAD_PROXY = "http://127.0.0.1:9"  # the discard port: nothing listens there
 ALLOWED_INTENTS = (
     "navigate,click,fill,clear,select_option,check,uncheck,press_key,hover,scroll,"
     "wait_for,upload_file,go_back"
@@ -139,6 +141,7 @@ class _Run:
         self.fixture = corpus.get_fixture(journey.fixture_id, journey.app_id)
         self.profile = corpus.get_environment_profile(self.fixture.environment_profile_id)
         self.routes = Routes.of(self.fixture)
+        self.titles = {r.id: r.title for r in corpus.get_app(journey.app_id).routes}
         self.run_id = f"{base_run_id(journey)}.{options.repetition}"
         out = options.out if options.out is not None else Path.cwd() / self.fixture.artifact_root
         self.dir = RunDir(out, self.run_id, self.fixture.artifact_root)
@@ -190,9 +193,11 @@ class _Run:
             record_har_path=self.dir.path("network.har"),
             record_har_content="omit",
             service_workers="block",
+            # Loopback only, at no cost per request (a route would pause each one): every
+            # address but 127.0.0.1 goes through a proxy that is not there, and fails.
+            proxy={"server": DEAD_PROXY, "bypass": LOOPBACK},
         )
         context.set_default_timeout(self.options.timeout_ms)
-        context.route(loopback_only(self.base), lambda route: route.abort("blockedbyclient"))
         context.tracing.start(screenshots=True, snapshots=True, sources=False)
         return context
 
@@ -408,7 +413,7 @@ class _Run:
         index = len({e.get("stepId") for e in self.dir.entries if e["kind"] == "screenshot"})
         stem = f"{index + 1:02d}-{step_id}"
         shot = f"screenshots/{stem}.png"
-        page.screenshot(path=self.dir.path(shot), animations="disabled", caret="hide")
+        page.screenshot(path=self.dir.path(shot))
         self._artifact("screenshot", shot, step_id)
         snapshot = self._snapshot(page)
         path = f"snapshots/{stem}.json"
@@ -424,7 +429,7 @@ class _Run:
         matched = self.routes.match(page.url)
         route = matched[0] if matched else self.routes.paths[0][0]
         viewport = {"width": self.profile.viewport.width, "height": self.profile.viewport.height}
-        title = page.title() or route
+        title = self.titles.get(route, route)
         document = semantic_snapshot(route, viewport, title, nodes, self.secrets)
         self.snapshot_nodes = _count(document["root"]) - 1
         return document

@@ -14,7 +14,6 @@ under an ``iframe "X"`` node is looked up in ``locator('iframe[title="X"]').cont
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote, urlsplit
@@ -122,12 +121,3 @@ def described(role: str, name: str, nth: int | None, frame: str | None) -> str:
     if frame is not None:
         base = f'frame "{frame}" > ' + base
     return base
-
-
-def loopback_only(base_url: str) -> re.Pattern[str]:
-    """Every URL that is not on the app server: what the browser context aborts."""
-    return re.compile("^(?!" + re.escape(base_url.rstrip("/")) + "(?:/|$))")
-
-
-def unique(items: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(items))
