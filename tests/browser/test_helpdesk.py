@@ -1,0 +1,185 @@
+"""helpdesk behaves like the support desk its page model describes, in a real browser.
+
+Each test carries out a reference journey of the app (or a step of one the model promises)
+by hand, as a person would in ``automium apps serve``, and checks what the person sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urljoin
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from automium.execution.contexts import fixture_context
+from automium.hosting.bundles import app_root, secret
+from automium.hosting.server import AppServer
+
+APP = "helpdesk"
+FILES = Path(str(app_root(APP) / "files"))
+REPLY = "The printer was restarted and is back online. Please let us know if it happens again."
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[dict[str, AppServer]]:
+    """One server per fixture for the module: a new browser context is a new session of the
+    seed, so tests need not pay for a server each."""
+    fixtures = ("helpdesk.agent-open-queue", "helpdesk.customer-new")
+    started = {fixture: AppServer(APP, fixture).start() for fixture in fixtures}
+    yield started
+    for server in started.values():
+        server.stop()
+
+
+@pytest.fixture
+def agent(chromium_browser: Browser, servers: dict[str, AppServer]) -> Iterator[Page]:
+    yield from _session(chromium_browser, servers["helpdesk.agent-open-queue"])
+
+
+@pytest.fixture
+def customer(chromium_browser: Browser, servers: dict[str, AppServer]) -> Iterator[Page]:
+    yield from _session(chromium_browser, servers["helpdesk.customer-new"])
+
+
+def _session(browser: Browser, server: AppServer) -> Iterator[Page]:
+    context = fixture_context(browser, APP, server.fixture_id)
+    context.set_default_timeout(5_000)
+    page = context.new_page()
+    page.goto(f"{server.url}/inbox")
+    yield page
+    context.close()
+
+
+def _visit(page: Page, path: str) -> None:
+    """Load ``path`` of the app the page is on, as typing it in the address bar would."""
+    page.goto(urljoin(page.url, path))
+
+
+def _subjects(page: Page) -> list[str]:
+    return page.get_by_role("table", name="Tickets").get_by_role("link").all_inner_texts()
+
+
+def test_a_reply_with_an_attachment_solves_the_ticket_and_the_notification_follows(
+    agent: Page,
+) -> None:
+    agent.get_by_role("link", name="Printer offline on floor 3").click()
+    agent.get_by_role("textbox", name="Reply").fill(REPLY)
+    agent.get_by_role("button", name="Attach a file").set_input_files(
+        FILES / "printer-status-page.png"
+    )
+    agent.get_by_role("combobox", name="Status").select_option("Solved")
+    agent.get_by_role("button", name="Send reply").click()
+
+    expect(agent.get_by_role("status", name="Notification")).to_have_text("Reply sent")
+    expect(agent.get_by_role("combobox", name="Status")).to_have_value("Solved")
+    reply = agent.get_by_role("region", name="Conversation").get_by_role("article").last
+    expect(reply).to_contain_text(REPLY)
+    expect(reply.get_by_role("list", name="Attachments")).to_have_text("printer-status-page.png")
+    expect(agent.get_by_role("textbox", name="Reply")).to_have_text("")
+    _visit(agent, "/inbox")
+    assert _subjects(agent) == ["VPN drops every hour", "New laptop for Sam Ortiz"]
+
+
+def test_an_empty_reply_is_not_sent(agent: Page) -> None:
+    _visit(agent, "/tickets/1043")
+    agent.get_by_role("button", name="Send reply").click()
+
+    expect(agent.get_by_role("alert")).to_have_text("Write a reply or attach a file first.")
+    expect(agent.get_by_role("status", name="Notification")).to_be_hidden()
+
+
+def test_the_queue_filter_shows_the_pending_and_solved_tickets(agent: Page) -> None:
+    queue = agent.get_by_role("combobox", name="Queue")
+    queue.select_option("Pending")
+    assert _subjects(agent) == ["Password reset email never arrives"]
+    queue.select_option("All tickets")
+    assert len(_subjects(agent)) == 5
+
+
+def test_a_customer_opens_a_billing_ticket_in_two_steps(customer: Page) -> None:
+    expect(customer.get_by_role("heading", name="My tickets")).to_be_visible()
+    customer.get_by_role("link", name="Open a ticket").click()
+    customer.get_by_role("combobox", name="Category").select_option("Billing")
+    expect(customer.get_by_role("group", name="Step 2 of 2")).to_be_hidden()
+    customer.get_by_role("button", name="Next").click()
+    expect(customer.get_by_role("heading", name="Describe your issue")).to_be_visible()
+    customer.get_by_role("textbox", name="Subject").fill("Charged twice for March")
+    customer.get_by_role("textbox", name="Describe the problem").fill(
+        "My card was charged twice for the March invoice. Please refund the duplicate charge."
+    )
+    customer.get_by_role("button", name="Attach a file").set_input_files(
+        FILES / "invoice-march.pdf"
+    )
+    customer.get_by_role("checkbox", name="Email me updates").check()
+    customer.get_by_role("button", name="Submit ticket").click()
+
+    customer.wait_for_url("**/tickets/1045")
+    expect(customer.get_by_role("heading", level=1)).to_have_text("Charged twice for March")
+    expect(customer.get_by_role("status", name="Notification")).to_have_text(
+        "Ticket created. We will reply by email."
+    )
+    expect(customer.get_by_role("list", name="Attachments")).to_have_text("invoice-march.pdf")
+    customer.get_by_role("link", name="My tickets").click()
+    assert _subjects(customer) == ["Charged twice for March"]
+
+
+def test_step_two_keeps_what_was_typed_when_going_back(customer: Page) -> None:
+    _visit(customer, "/tickets/new")
+    customer.get_by_role("button", name="Next").click()
+    customer.get_by_role("textbox", name="Subject").fill("Cannot sign in")
+    customer.get_by_role("button", name="Back").click()
+    expect(customer.get_by_role("group", name="Step 2 of 2")).to_be_hidden()
+    customer.get_by_role("combobox", name="Category").select_option("Account access")
+    customer.get_by_role("button", name="Next").click()
+
+    expect(customer.get_by_role("textbox", name="Subject")).to_have_value("Cannot sign in")
+
+
+def test_a_ticket_without_a_subject_is_not_submitted(customer: Page) -> None:
+    _visit(customer, "/tickets/new")
+    customer.get_by_role("button", name="Next").click()
+    customer.get_by_role("button", name="Submit ticket").click()
+
+    expect(customer.get_by_role("alert")).to_have_text(
+        "Give the ticket a subject and describe the problem."
+    )
+    assert customer.url.endswith("/tickets/new")
+
+
+def test_the_report_for_the_last_30_days_downloads_as_csv(agent: Page) -> None:
+    _visit(agent, "/reports")
+    agent.get_by_role("combobox", name="Period").select_option("Last 30 days")
+    expect(agent.get_by_role("region", name="Tickets solved")).to_contain_text(
+        "168 solved, median first reply 44 minutes"
+    )
+    with agent.expect_download() as download:
+        agent.get_by_role("button", name="Download CSV").click()
+
+    assert download.value.suggested_filename == "report-last-30-days.csv"
+    assert Path(download.value.path()).read_text("utf-8").splitlines() == [
+        "Agent,Solved,First reply",
+        "Omar Haddad,63,35 minutes",
+        "Grace Kim,58,46 minutes",
+        "Tobias Berg,47,52 minutes",
+    ]
+    assert agent.url.endswith("/reports")
+
+
+def test_a_customer_is_sent_from_reports_to_their_tickets(customer: Page) -> None:
+    _visit(customer, "/reports")
+
+    assert customer.url.endswith("/inbox")
+    expect(customer.get_by_role("link", name="Reports")).to_have_count(0)
+
+
+def test_the_agent_signs_in_to_the_inbox(agent: Page) -> None:
+    _visit(agent, "/login")
+    agent.get_by_role("textbox", name="Email").fill("omar@helpdesk.example")
+    password = secret(APP, "account:helpdesk/agent#password")
+    agent.get_by_role("textbox", name="Password").fill(password)
+    agent.get_by_role("button", name="Sign in").click()
+
+    agent.wait_for_url("**/inbox")
+    expect(agent.get_by_role("table", name="Tickets")).to_be_visible()
