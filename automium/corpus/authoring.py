@@ -31,6 +31,15 @@ Effects, after ``->``, comma-separated, are what activating the element does: a 
 ``open @anchor`` or ``open dialog "<name>"``, and ``close`` (the open dialog). A name
 ``"{entity}"`` is the label of the entity the route shows.
 
+Iframes, as Playwright sees them: ``- iframe "Verification":`` holds the tree of the framed
+document. ``getByRole`` on a page does not look inside an iframe, and a page's
+``ariaSnapshot()`` shows the frame as an unnamed ``- iframe`` with no children. So a node
+under an ``iframe "X"`` node is resolved in that frame
+(``page.locator('iframe[title="X"]').contentFrame().getByRole(...)``); the page and each
+frame are snapshotted and proven on their own (the page's template has a bare ``- iframe``
+where the model has ``iframe "X"``, the frame's template is the node's children); and a
+frame's content is not text of the nodes around the iframe.
+
 Refs are given in document order, ``e0`` being the page itself (role ``document``, named
 after the route's title), so they are stable as long as what comes before is unchanged.
 """

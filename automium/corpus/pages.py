@@ -229,7 +229,8 @@ def _template(model: Any) -> Template:
             dialog=_innermost(path, DIALOG_ROLES),
             model=annotations.get(node.ref),
         )
-        return own + below
+        # A frame's document is not its host's text (toContainText on the host skips it).
+        return [] if node.role in FRAME_ROLES else own + below
 
     walk(model.root, ())
     elements = tuple(e for e in slots if e is not None)

@@ -534,6 +534,17 @@ def test_bank_sandbox_locked_account_has_its_transfer_controls_disabled(
     assert (("link", "Transfer money") in nodes) is not disabled
 
 
+def test_a_dialog_holding_an_iframe_reads_as_its_own_text_without_the_frames() -> None:
+    """toContainText on the dialog sees its own content, never the framed document's."""
+    template = page("bank-sandbox", "transfer-review")
+    dialog = next(e for e in template.elements if e.role == "dialog")
+    code = next(e for e in template.elements if e.name == "One-time code")
+
+    assert dialog.text == "We sent a code to your phone ending 55. Cancel"
+    assert code.frame is not None
+    assert template.elements[code.frame].role == "iframe"
+
+
 def _walk(node: dict[str, Any]) -> Iterator[dict[str, Any]]:
     yield node
     for child in node.get("children", []):
