@@ -185,9 +185,10 @@ def dismiss_dialog(page: Page) -> None:
 
 
 def _route_url(routes: Routes, route_id: str) -> re.Pattern[str]:
-    pattern = dict(routes.paths)[route_id]
-    path = re.sub(r"\\:[A-Za-z][A-Za-z0-9]*", "[^/?#]+", re.escape(pattern))
-    return re.compile(r"^[a-z]+://[^/]+" + path.rstrip("/") + r"/?(?:[?#].*)?$")
+    """Any URL of the app server whose path is ``route_id``'s, parameters filled."""
+    parts = re.split(r":[A-Za-z][A-Za-z0-9]*", dict(routes.paths)[route_id])
+    path = "[^/?#]+".join(re.escape(part) for part in parts).rstrip("/")
+    return re.compile(r"^[a-z]+://[^/]+" + path + r"/?(?:[?#].*)?$")
 
 
 def _target(step: Any, visit: Visit) -> tuple[str, str, int | None, str | None] | None:

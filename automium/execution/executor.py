@@ -17,12 +17,15 @@ text artifact is written with the secret masked.
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from automium import corpus
 from automium.capabilities import find
@@ -455,6 +458,8 @@ class _Run:
         finally:
             context.close()
         _redact_har(self.dir.path("network.har"), self.secrets)
+        for trace in _traces(self.dir.folder):
+            _scrub_zip(trace, self.secrets)
 
     def _finish(self, verdict: Verdict, completed: int, failure: tuple[str, str] | None) -> Outcome:
         for kind, path in self._end_files():
@@ -532,6 +537,26 @@ def _graft_frames(nodes: list[Json], frames: list[list[Json]]) -> None:
 
 def _count(node: Json) -> int:
     return 1 + sum(_count(c) for c in node.get("children", ()))
+
+
+def _scrub_zip(path: Path, secrets: Sequence[str]) -> None:
+    """A trace records network bodies whole (a sign-in request ends after tracing resumed):
+    every member is rewritten with each secret, plain or URL-encoded, masked."""
+    if not secrets:
+        return
+    forms = {form.encode() for value in secrets for form in (value, quote(value, safe=""))}
+    with zipfile.ZipFile(path) as archive:
+        members = [(info, archive.read(info)) for info in archive.infolist()]
+    scrubbed = io.BytesIO()
+    with zipfile.ZipFile(scrubbed, "w", zipfile.ZIP_DEFLATED) as archive:
+        for info, original in members:
+            data = original
+            for form in forms:
+                data = data.replace(form, b"*" * len(form))
+            archive.writestr(info, data)
+    flags = os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    with os.fdopen(os.open(path, flags), "wb") as handle:
+        handle.write(scrubbed.getvalue())
 
 
 def _redact_har(path: Path, secrets: Sequence[str]) -> None:

@@ -84,3 +84,13 @@ def test_a_file_is_never_written_through_a_symlink_inside_the_run_directory(
         run.write("screenshots/01.png", b"x")
     with pytest.raises(UnsafeRunDir):
         run.write("../escape.txt", b"x")
+
+
+def test_route_is_matches_the_routes_path_with_any_parameter_value() -> None:
+    from automium.execution.actions import _route_url  # noqa: PLC0415 - the rule itself
+
+    routes = Routes.of(corpus.get_fixture("helpdesk.agent-open-queue", "helpdesk"))
+    ticket = _route_url(routes, "ticket")
+    assert ticket.match("http://127.0.0.1:5/tickets/1042")
+    assert not ticket.match("http://127.0.0.1:5/tickets")
+    assert not ticket.match("http://127.0.0.1:5/tickets/1042/reply")
