@@ -37,7 +37,7 @@ from automium.contracts import (
     Verdict,
     to_document,
 )
-from automium.execution import actions
+from automium.execution import actions, video
 from automium.execution.evidence import RunDir
 from automium.execution.places import RefusedPlace, Routes
 from automium.execution.replay import Replay
@@ -462,7 +462,7 @@ class _Run:
             _scrub_zip(trace, self.secrets)
 
     def _finish(self, verdict: Verdict, completed: int, failure: tuple[str, str] | None) -> Outcome:
-        for kind, path in self._end_files():
+        for kind, path in self._end_files(verdict):
             self._artifact(kind, path)
         self.replay.emit(L.WORKER, "run.finished", {"retryCount": self.retries}, verdict=verdict)
         self.replay.emit(L.WORKER, "worker.released", {"workerId": WORKER_ID})
@@ -490,7 +490,7 @@ class _Run:
         outcome.summary, outcome.summary_line = summary, line
         return outcome
 
-    def _end_files(self) -> list[tuple[str, str]]:
+    def _end_files(self, verdict: Verdict) -> list[tuple[str, str]]:
         """Write the logs; the kinds and paths of every file the run ends with, replay log
         aside (it holds these events, so it is written last)."""
         self.dir.write("console.log", "".join(line + "\n" for line in self.console).encode())
@@ -499,7 +499,10 @@ class _Run:
         files = [("console-log", "console.log"), ("planner-transcript", "planner-transcript.jsonl")]
         files.append(("network-har", "network.har"))
         folder = self.dir.folder
-        files += [("trace", p.relative_to(folder).as_posix()) for p in _traces(folder)]
+        traces = _traces(folder)
+        files += [("trace", p.relative_to(folder).as_posix()) for p in traces]
+        if verdict is Verdict.FAILED and video.encode(traces, self.dir.path("video.webm")):
+            files.append(("video", "video.webm"))
         return files
 
     def _artifact(self, kind: str, path: str, step_id: str | None = None) -> None:
