@@ -7,6 +7,7 @@ before it leaves the browser. The launch flags keep Chromium's own background tr
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -28,6 +29,12 @@ def reaches_outside(url: str) -> bool:
     return parts.hostname not in LOOPBACK_HOSTS
 
 
+# The same rule as a pattern, so Chromium pauses only the requests it blocks (a callable
+# matcher would send every request through Python). reaches_outside is its readable twin,
+# and a test holds them together.
+OUTSIDE = re.compile(r"^(?!(?:https?|wss?)://127\.0\.0\.1(?:[:/?#]|$)|(?:data|blob|about):)")
+
+
 def _abort(route: Route) -> None:
     route.abort("blockedbyclient")
 
@@ -38,8 +45,8 @@ def _close(socket: WebSocketRoute) -> None:
 
 def block_outside(context: BrowserContext) -> None:
     """Abort every request and WebSocket of ``context`` that is not for 127.0.0.1."""
-    context.route(reaches_outside, _abort)
-    context.route_web_socket(reaches_outside, _close)
+    context.route(OUTSIDE, _abort)
+    context.route_web_socket(OUTSIDE, _close)
 
 
 def fixture_context(browser: Browser, app_id: str, fixture_id: str) -> BrowserContext:

@@ -236,6 +236,21 @@ def test_reading_the_package_data_is_allowed(guard: Guard) -> None:
     assert guard.violations == []
 
 
+def test_opening_an_owned_apps_seed_is_recorded(guard: Guard) -> None:
+    apps = Path(guard.denied_roots[0])
+    seed = next(apps.glob("*/accounts.json"), None) or next(apps.rglob("*.json"))
+    with guard.armed():
+        seed.read_text(encoding="utf-8")
+    assert guard.violations == [f"open of an owned app's files {str(seed)!r}"]
+
+
+def test_listing_the_owned_apps_is_recorded(guard: Guard) -> None:
+    apps = Path(guard.denied_roots[0])
+    with guard.armed():
+        os.listdir(apps)
+    assert guard.violations == [f"os.listdir of an owned app's files {str(apps)!r}"]
+
+
 # -- static: what an audit hook cannot see ------------------------------------------------
 
 FORBIDDEN_IMPORTS = (

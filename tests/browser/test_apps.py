@@ -1,0 +1,72 @@
+"""Every owned app proven against its page models in headless Chromium (see proof.py).
+
+Parametrised over every app with a directory under ``automium/corpus/apps/``: an app added
+there is proven by this file with no change to it. ``SETUPS`` says, where a model element
+with an effect is a ``[dynamic]`` one that a fixture's starting state does not show, what a
+user does first to make the app show it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.browser.proof import (
+    EffectCase,
+    Pair,
+    Session,
+    effect_cases,
+    pairs,
+    prove_effects,
+    prove_page,
+)
+
+PAIRS = pairs()
+EFFECTS = effect_cases()
+
+
+def _click(role: str, name: str, nth: int = 0) -> Callable[[Session], None]:
+    def act(session: Session) -> None:
+        session.page.get_by_role(role, name=name, exact=True).nth(nth).click()  # type: ignore[arg-type]
+
+    return act
+
+
+# (fixture, route) -> what a user does on the route's page before the effect is proven.
+SETUPS: dict[tuple[str, str], Callable[[Session], None]] = {}
+
+
+@pytest.fixture(scope="session")
+def sessions(chromium_browser: Browser) -> Iterator[dict[str, Session]]:
+    """One served app, context and page per fixture, opened on first use."""
+    opened: dict[str, Session] = {}
+
+    class Lazy(dict[str, Session]):
+        def __missing__(self, fixture_id: str) -> Session:
+            opened[fixture_id] = self[fixture_id] = Session.open(chromium_browser, fixture_id)
+            return opened[fixture_id]
+
+    yield Lazy()
+    for session in opened.values():
+        session.close()
+
+
+def test_there_are_owned_apps_to_prove() -> None:
+    assert {p.app_id for p in PAIRS} >= {"todo-mvc"}
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=str)
+def test_each_route_of_each_fixture_matches_its_page_model(
+    pair: Pair, sessions: dict[str, Session]
+) -> None:
+    prove_page(sessions[pair.fixture_id], pair)
+
+
+@pytest.mark.parametrize("case", EFFECTS, ids=str)
+def test_each_effect_does_what_its_annotation_says(
+    case: EffectCase, sessions: dict[str, Session]
+) -> None:
+    setup = SETUPS.get((case.fixture_id, case.route_id), lambda _session: None)
+    prove_effects(sessions[case.fixture_id], case, setup)

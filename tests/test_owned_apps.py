@@ -1,0 +1,69 @@
+"""The owned apps are the implementation the page models are proven against, so they must
+not read the models: no app file names them, and the host never serves them."""
+
+from __future__ import annotations
+
+import http.client
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from automium.hosting import AppServer
+
+APPS = Path(str(resources.files("automium.corpus"))) / "apps"
+APP_IDS = sorted(p.name for p in APPS.iterdir() if (p / "index.html").is_file())
+# How an app could reach the models or the built corpus: by any of these names.
+MODEL_NAMES = (".aria", "corpus.v1", "corpus.json", "source/pages", "corpus/data", "/pages/")
+
+
+def app_files() -> list[Path]:
+    return sorted(p for p in APPS.rglob("*") if p.is_file())
+
+
+def get(server: AppServer, path: str) -> tuple[int, str, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", int(server.url.rsplit(":", 1)[1]))
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, response.getheader("Content-Type") or "", response.read()
+    finally:
+        connection.close()
+
+
+def test_there_are_owned_apps_and_files_to_look_at() -> None:
+    assert "todo-mvc" in APP_IDS
+    assert app_files()
+
+
+@pytest.mark.parametrize("path", app_files(), ids=lambda p: str(p.relative_to(APPS)))
+def test_no_app_file_names_the_page_models_or_the_built_corpus(path: Path) -> None:
+    text = path.read_bytes().decode("utf-8", errors="replace")
+
+    assert [name for name in MODEL_NAMES if name in text] == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/../../source/pages/todo-mvc.aria",
+        "/static/%2e%2e/%2e%2e/source/pages/todo-mvc.aria",
+        "/files/../../data/corpus.v1.json",
+        "/static/..%2F..%2Fdata%2Fcorpus.v1.json",
+    ],
+)
+def test_the_host_never_serves_a_file_outside_the_apps_own_folders(path: str) -> None:
+    with AppServer("todo-mvc", "todo-mvc.empty") as server:
+        status, content_type, body = get(server, path)
+
+    assert (status, content_type) == (404, "application/json")
+    assert body == b'{"error": "no such file"}'
+
+
+def test_any_other_path_gets_the_apps_shell_and_never_a_model() -> None:
+    with AppServer("todo-mvc", "todo-mvc.empty") as server:
+        status, content_type, body = get(server, "/automium/corpus/data/corpus.v1.json")
+
+    assert (status, content_type) == (200, "text/html; charset=utf-8")
+    assert b"window.AUTOMIUM" in body
+    assert b"routeId" not in body
