@@ -163,6 +163,8 @@ class _Run:
     # -- the run ----------------------------------------------------------------------------
 
     def run(self) -> Outcome:
+        from playwright.sync_api import Error as PlaywrightError  # noqa: PLC0415
+
         self.dir.create()
         faults = self.options.faults
         with AppServer(self.journey.app_id, self.journey.fixture_id, faults=faults) as server:
@@ -177,9 +179,19 @@ class _Run:
                 page = context.new_page()
                 self._listen(page)
                 self.replay.emit(L.RUNTIME, "fixture.applied", {"fixtureId": self.fixture.id})
-                verdict, completed, failure = self._steps(page)
-                self.step = None
-                self._final_page(page)
+                try:
+                    verdict, completed, failure = self._steps(page)
+                    self.step = None
+                    self._final_page(page)
+                except PlaywrightError as error:
+                    # The browser or the page went away under a step: the run errored.
+                    reason = str(error).splitlines()[0][:300] if str(error) else "crashed"
+                    step = self.step
+                    self.replay.emit(L.RUNTIME, "runtime.crashed", {"reason": reason}, step=step)
+                    done = {e.get("stepId") for e in self.replay.events}
+                    verdict = Verdict.ERRORED
+                    completed = sum(s.id in done and s.id != step for s in self.journey.steps)
+                    failure = (step, "runtime") if step else None
             finally:
                 self._close(context)
         return self._finish(verdict, completed, failure)
@@ -209,6 +221,7 @@ class _Run:
         page.on("console", self._console)
         page.on("pageerror", lambda error: self._page_error(str(error)))
         page.on("dialog", self._dialog)
+        page.on("crash", lambda _page: self._page_error("the page crashed"))
 
     def _steps(self, page: Page) -> tuple[Verdict, int, tuple[str, str] | None]:
         completed = 0
