@@ -38,7 +38,10 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "manifest) in one run directory. Exit 0 passed, 1 failed, 2 refused or errored.",
     )
     run.add_argument(
-        "journeys", nargs="+", metavar="JOURNEY", help="a reference journey id or a journey file"
+        "journeys",
+        nargs="+",
+        metavar="JOURNEY",
+        help="a reference journey id, a journey file, or an app id (its reference journeys)",
     )
     run.add_argument("--out", type=Path, help="where run directories go (default: artifactRoot)")
     run.add_argument("--json", action="store_true", help="print the replay summary document")
@@ -59,7 +62,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
     """Run the command; ``browser`` is one already launched (the tests share theirs)."""
     try:
-        documents = [_journey_document(text) for text in args.journeys]
+        documents = [document for text in args.journeys for document in _journeys_of(text)]
         faults = tuple(_fault(text) for text in args.fault)
         if not 1 <= args.repeat <= 100:
             raise _usage(f"--repeat {args.repeat} is not 1 to 100", "/repeat")
@@ -157,6 +160,13 @@ def trials_document(outcomes: Sequence[Outcome]) -> Json:
         "repetitions": max(t["repetition"] for t in trials),
         "trials": trials,
     }
+
+
+def _journeys_of(text: str) -> list[Json]:
+    """An app id names its reference journeys; anything else is one journey."""
+    if text in corpus.app_ids():
+        return [to_document(j) for j in corpus.reference_journeys() if j.app_id == text]
+    return [_journey_document(text)]
 
 
 def _journey_document(text: str) -> Json:
