@@ -1,4 +1,5 @@
-"""The ``automium`` command: ``serve`` (what agents launch) and ``demo`` (a watched session).
+"""The ``automium`` command: ``serve`` (what agents launch), ``demo`` (a watched session) and
+``apps serve`` (the owned apps, for a person's browser: see ``automium.hosting.serving``).
 
 How ``serve`` ends, on both transports: SIGINT and SIGTERM stop it cleanly with exit code 0,
 as does stdin closing (stdio) or the client closing stdout (stdio, at the next write).
@@ -91,6 +92,24 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "demo", help="start the server, walk the developer-experience path, print a transcript"
     )
+    apps = commands.add_parser("apps", help="the corpus's owned web apps").add_subparsers(
+        dest="apps_command", required=True
+    )
+    apps_serve = apps.add_parser(
+        "serve",
+        help=f"serve the owned apps on http://{_LOOPBACK}:PORT for your own browser; "
+        "prints each base URL",
+    )
+    apps_serve.add_argument("--app", help="serve this app only (default: every app)")
+    apps_serve.add_argument(
+        "--fixture", help="in this fixture's state (default: the app's first fixture)"
+    )
+    apps_serve.add_argument(
+        "--port", type=_port, help="with one app: TCP port (default 0: a free one)"
+    )
+    apps_serve.add_argument(
+        "--host", help=f"{_LOOPBACK} (default) or localhost; any other address is refused"
+    )
     from automium.execution.command import add_parser as add_run  # noqa: PLC0415
 
     add_run(commands)
@@ -109,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     _log_to_stderr(args.log_level)
+    if args.command == "apps":
+        from automium.hosting.serving import main as serve_apps  # noqa: PLC0415
+
+        return serve_apps(args.app, args.fixture, args.port, args.host)
     if args.command == "serve":
         http_options = (args.host, args.port, args.read_timeout)
         if not args.http and http_options != (None, None, None):
