@@ -263,7 +263,6 @@ class _Run:
             self.loaded_since_secret = False
         payload = {
             "intent": step.intent,
-            "ref": visit.element.ref if visit.element else None,
             "attempt": attempt,
             "locator": result.locator,
             "durationMs": result.duration_ms,
