@@ -9,7 +9,8 @@ template for ``expect(locator).to_match_aria_snapshot(...)``:
 - ``[hidden]`` nodes (and their subtrees) are left out until revealed: their absence is
   proven separately, since a template cannot say "not there";
 - children match as Playwright matches them by default: the model's, in order, among the
-  page's (a visible ``<label>`` adds a text node the models leave out); a table's rows sit
+  page's (a visible ``<label>`` adds a text node the models leave out), and a text node
+  matches a run of text that holds it (Playwright merges adjacent text); a table's rows sit
   in the row groups HTML gives every table (``thead`` for rows of column headers, ``tbody``);
 - a ``[dynamic]`` subtree matches by shape: its names, text and values become ``/.+/``. A
   ``[dynamic]`` node depends on what the journey did, so a fixture's starting state may not
@@ -24,6 +25,7 @@ template for ``expect(locator).to_match_aria_snapshot(...)``:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -61,11 +63,30 @@ def quoted(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
+def contains(text: str) -> str:
+    """A regex template matching a text run that holds ``text``: Playwright merges adjacent
+    text into one run (a paragraph's text and the ``<label>`` after it)."""
+    pattern = "/" + re.sub(r"[\\^$.*+?()[\]{}|/]", lambda m: "\\" + m[0], text) + "/"
+    return _yaml_key(pattern)
+
+
+def _yaml_key(text: str) -> str:
+    """``text`` as a YAML plain scalar, single-quoted where YAML would misread it."""
+    if ": " in text or " #" in text or text.endswith(":") or text.startswith(("'", '"')):
+        return "'" + text.replace("'", "''") + "'"
+    return text
+
+
 def line(view: View, element: Element) -> str:
-    """The template line of ``element`` (no children, no trailing colon)."""
+    """The template line of ``element`` (no children, no trailing colon), as a YAML key."""
+    text = _line(view, element)
+    return text if element.role == "text" else _yaml_key(text)
+
+
+def _line(view: View, element: Element) -> str:
     shape = dynamic(view, element)
     if element.role == "text":
-        return f"text: {ANY if shape else quoted(element.name)}"
+        return f"text: {ANY if shape else contains(element.name)}"
     if element.role in FRAME_ROLES:
         return "iframe"  # Playwright shows no name and no children for a frame
     name = view.name(element)

@@ -188,7 +188,18 @@ def shows_on(snapshot: Node, view: View, top: int) -> Callable[[Element], bool]:
         if element.index == top:
             return [snapshot]
         parent = elements[element.ancestors[-1]]
-        return [n for p in places(parent) for n in _flat(p) if _matches(n, view, element)]
+        # A page node one of its static siblings names exactly is that sibling, not this.
+        claimed = {
+            (s.role, view.name(s))
+            for s in aria.children(view, parent)
+            if s.index != element.index and not aria.dynamic(view, s)
+        }
+        return [
+            n
+            for p in places(parent)
+            for n in _flat(p)
+            if _matches(n, view, element) and (n.role, n.name) not in claimed
+        ]
 
     return lambda element: bool(places(element))
 

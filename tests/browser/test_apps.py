@@ -27,15 +27,24 @@ PAIRS = pairs()
 EFFECTS = effect_cases()
 
 
-def _click(role: str, name: str, nth: int = 0) -> Callable[[Session], None]:
+def _added_to_cart(product_path: str) -> Callable[[Session], None]:
+    """Add a product to the cart on its page, then come back to the page being proven."""
+
     def act(session: Session) -> None:
-        session.page.get_by_role(role, name=name, exact=True).nth(nth).click()  # type: ignore[arg-type]
+        back = session.page.url
+        session.page.goto(session.server.url + product_path)
+        session.page.get_by_role("button", name="Add to cart", exact=True).click()
+        session.page.goto(back)
 
     return act
 
 
-# (fixture, route) -> what a user does on the route's page before the effect is proven.
-SETUPS: dict[tuple[str, str], Callable[[Session], None]] = {}
+# (fixture, route) -> what a user does first, so that the page shows the [dynamic] element
+# whose effect is proven (an empty cart has no Checkout link; an empty order is refused).
+SETUPS: dict[tuple[str, str], Callable[[Session], None]] = {
+    ("shop-lite.guest-empty-cart", "cart"): _added_to_cart("/products/linen-tea-towel"),
+    ("shop-lite.returning-buyer", "checkout"): _added_to_cart("/products/linen-tea-towel"),
+}
 
 
 @pytest.fixture(scope="session")
@@ -54,7 +63,7 @@ def sessions(chromium_browser: Browser) -> Iterator[dict[str, Session]]:
 
 
 def test_there_are_owned_apps_to_prove() -> None:
-    assert {p.app_id for p in PAIRS} >= {"todo-mvc"}
+    assert {p.app_id for p in PAIRS} >= {"todo-mvc", "shop-lite"}
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=str)
