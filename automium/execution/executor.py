@@ -425,18 +425,21 @@ class _Run:
             self.tracing_paused = False
 
     def _capture(self, page: Page, step_id: str) -> None:
-        from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: PLC0415
+        from playwright.sync_api import Error as PlaywrightError  # noqa: PLC0415
 
         index = len({e.get("stepId") for e in self.dir.entries if e["kind"] == "screenshot"})
         stem = f"{index + 1:02d}-{step_id}"
         shot = f"screenshots/{stem}.png"
-        try:
-            page.screenshot(path=self.dir.path(shot))
-        except PlaywrightTimeout:
-            # A navigation the step started (Enter submitting a form) can begin after the
-            # step returned; the screenshot met the page mid-load. Once more, loaded.
-            page.wait_for_load_state("load")
-            page.screenshot(path=self.dir.path(shot))
+        for attempt in range(3):
+            try:
+                page.screenshot(path=self.dir.path(shot))
+                break
+            except PlaywrightError:
+                # A navigation the step started (Enter submitting a form) can begin after
+                # the step returned; the screenshot met the page mid-load. Again, loaded.
+                if attempt == 2:
+                    raise
+                page.wait_for_load_state("load")
         self._artifact("screenshot", shot, step_id)
         snapshot = self._snapshot(page)
         path = f"snapshots/{stem}.json"

@@ -33,6 +33,8 @@ SLICE = (
 VARIANT_SLICE = ("todo-mvc.add-two-todos", "shop-lite.buy-one-mug")
 TIMEOUT_MS = 1500
 """Each action's and assertion's bound in the tests: the apps render synchronously."""
+FAILING_TIMEOUT_MS = 1000
+"""The bound in a failing variant: its failing step waits it out once per attempt."""
 
 
 def built(app_id: str) -> bool:

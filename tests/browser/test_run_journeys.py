@@ -17,6 +17,7 @@ from automium.execution.executor import Options, Outcome, base_run_id, run_journ
 from automium.execution.video import find_ffmpeg
 from automium.runs.timeline import timeline
 from tests.browser.journeys import (
+    FAILING_TIMEOUT_MS,
     SLICE,
     TIMEOUT_MS,
     VARIANT_SLICE,
@@ -93,7 +94,7 @@ def test_a_failing_variant_fails_at_its_step_with_its_class(
 ) -> None:
     journey = reference(journey_id)
     broken = variant(journey)
-    options = Options(tmp_path, TIMEOUT_MS, (broken.fault,))
+    options = Options(tmp_path, FAILING_TIMEOUT_MS, (broken.fault,))
     outcome = run_journey(to_document(journey), chromium_browser, options)
     digest = outcome.summary["digest"]
     exhausted = journey.recovery.on_exhausted.value
@@ -109,18 +110,16 @@ def test_a_failing_variant_fails_at_its_step_with_its_class(
 
 
 def test_run_ids_derive_from_journey_planner_and_profile_and_each_repetition_has_its_own(
-    chromium_browser: Browser, tmp_path: Path
+    passing_run: Runner, chromium_browser: Browser, tmp_path: Path
 ) -> None:
     journey = reference("todo-mvc.add-two-todos")
-    ids = [
-        run_journey(
-            to_document(journey), chromium_browser, Options(tmp_path, TIMEOUT_MS, (), n)
-        ).run_id
-        for n in (1, 2)
-    ]
+    first = passing_run(journey.id)
+    second = run_journey(
+        to_document(journey), chromium_browser, Options(tmp_path, TIMEOUT_MS, (), 2)
+    )
     base = base_run_id(journey)
-    assert ids == [f"{base}.1", f"{base}.2"]
+    assert [first.run_id, second.run_id] == [f"{base}.1", f"{base}.2"]
     assert base == base_run_id(reference("todo-mvc.add-two-todos"))
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(ids)
-    manifest = json.loads((tmp_path / ids[0] / "manifest.json").read_text())
-    assert manifest["root"] == "artifacts/todo-mvc/empty"
+    assert [p.name for p in tmp_path.iterdir()] == [second.run_id]
+    manifest = json.loads((first.folder / "manifest.json").read_text())
+    assert (manifest["root"], first.folder.name) == ("artifacts/todo-mvc/empty", first.run_id)
