@@ -44,7 +44,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="a reference journey id, a journey file, or an app id (its reference journeys)",
     )
     run.add_argument("--out", type=Path, help="where run directories go (default: artifactRoot)")
-    run.add_argument("--json", action="store_true", help="print the replay summary document")
+    run.add_argument(
+        "--json", action="store_true", help="print the replay summary (an array for several runs)"
+    )
     run.add_argument("--repeat", type=int, default=1, metavar="N", help="runs of each journey")
     run.add_argument("--trials-out", type=Path, metavar="FILE", help="write recorded trials")
     run.add_argument(
@@ -80,8 +82,11 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
     except NoChromium as error:
         print(f"automium run: error: {error}", file=sys.stderr)
         return 2
-    for outcome in outcomes:
-        print(json.dumps(outcome.summary, indent=1) if args.json else report(outcome))
+    if args.json:  # one document per run; several runs print them as one JSON array
+        summaries = [o.summary for o in outcomes]
+        print(json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=1))
+    else:
+        print("\n".join(report(o) for o in outcomes))
     if args.trials_out is not None:
         args.trials_out.write_text(json.dumps(trials_document(outcomes), indent=1) + "\n")
     return max(_EXIT[o.verdict] for o in outcomes)
