@@ -117,6 +117,9 @@ def _parser() -> argparse.ArgumentParser:
     apps_serve.add_argument(
         "--host", help=f"{_LOOPBACK} (default) or localhost; any other address is refused"
     )
+    from automium.execution.command import add_parser as add_run  # noqa: PLC0415
+
+    add_run(commands)
     return parser
 
 
@@ -145,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
         from automium.export.command import export_command  # noqa: PLC0415
 
         return export_command(args.journey, args.format, args.out)
+    if args.command == "run":
+        from automium.execution.command import main as run  # noqa: PLC0415
+
+        return run(args)
     from automium.mcp_server.demo import run_demo  # noqa: PLC0415
 
     return run_demo(log_level=args.log_level)

@@ -86,7 +86,11 @@ def main(argv: list[str] | None = None) -> int:
         python = python.relative_to(REPO)
     command = shlex.join([str(python), "-m", "benchmarks.run", *argv])
     results = _measure(QUICK if args.quick else FULL, command)
-    args.output.write_text(render(results), encoding="utf-8")
+    from benchmarks import execution  # noqa: PLC0415 - Playwright, only for this section
+
+    _progress("automium run: side by side with a plain Playwright script, then throughput")
+    runs = execution.section(2 if args.quick else 10, _progress)
+    args.output.write_text(render(results) + "\n" + runs, encoding="utf-8")
     _progress(f"wrote {args.output} in {results.wall_s:.0f} s")
     return 0
 

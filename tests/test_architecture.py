@@ -136,6 +136,16 @@ def test_the_domain_never_imports_the_browser_adapters_or_playwright() -> None:
     assert offenders(domain, BROWSER_PACKAGES) == []
 
 
+def test_only_the_command_line_reaches_the_executor() -> None:
+    outside = [
+        p
+        for p in python_files(PACKAGE)
+        if PACKAGE / "execution" not in p.parents and p not in ENTRYPOINTS
+    ]
+
+    assert offenders(outside, frozenset({"automium.execution"})) == []
+
+
 def test_only_the_adapters_import_playwright() -> None:
     outside = [p for p in python_files(PACKAGE) if not any(a in p.parents for a in ADAPTERS)]
 

@@ -11,12 +11,10 @@ import contextlib
 import importlib.util
 import json
 import os
-import queue
 import re
 import shutil
 import subprocess
 import sys
-import threading
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +28,8 @@ from automium.contracts import to_document
 from automium.export import export_journey
 from automium.export.fixture_files import DEFAULT_ROOT, FILES_ENV
 from automium.export.plan import secret_env
+from automium.hosting import AppServer, Fault
+from automium.hosting.bundles import secret
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_PACKAGE = ROOT / "tests" / "export"
@@ -68,17 +68,9 @@ def find_chromium() -> str:
 
 
 def secret_values(fixture_id: str, app_id: str) -> dict[str, str]:
-    """The exported tests' secret variables for a fixture, from the app's seed: the one
-    place that knows where hosting keeps the test credentials."""
+    """The exported tests' secret variables for a fixture, from the app's seed accounts."""
     fixture = corpus.get_fixture(fixture_id, app_id)
-    if not fixture.secret_refs:
-        return {}
-    try:
-        seeds = importlib.import_module("automium.hosting.seeds")
-        return {secret_env(r.root): str(seeds.secret(r.root)) for r in fixture.secret_refs}
-    except (ImportError, AttributeError):
-        unavailable("automium.hosting does not resolve a fixture's secrets yet")
-        raise  # unreachable: unavailable() raises
+    return {secret_env(r.root): secret(app_id, r.root) for r in fixture.secret_refs}
 
 
 def reference(journey_id: str) -> dict[str, Any]:
@@ -87,54 +79,12 @@ def reference(journey_id: str) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def served(app_id: str, fixture_id: str, fault: str | None = None) -> Iterator[str]:
+def served(app_id: str, fixture_id: str, fault: Fault | None = None) -> Iterator[str]:
     """The base URL of ``app_id`` served on loopback in ``fixture_id``'s state, fresh from
-    its seed, for as long as the context lasts. ``fault`` breaks the page as a failing
-    variant needs (the flag ``automium run``'s variants are served with)."""
-    if importlib.util.find_spec("automium.hosting") is None:
-        unavailable("the owned apps are not served yet: automium.hosting is missing")
-    command = [
-        sys.executable,
-        "-c",
-        "import sys; from automium.cli import main; sys.exit(main())",
-        "apps",
-        "serve",
-        "--app",
-        app_id,
-        "--fixture",
-        fixture_id,
-        "--port",
-        "0",
-        *(["--fault", fault] if fault else []),
-    ]
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT
-    )
-    try:
-        yield _first_line(process)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stdout is not None:
-            process.stdout.close()
-
-
-def _first_line(process: subprocess.Popen[str]) -> str:
-    lines: queue.Queue[str] = queue.Queue()
-    assert process.stdout is not None
-    stdout = process.stdout
-    threading.Thread(target=lambda: lines.put(stdout.readline()), daemon=True).start()
-    try:
-        line = lines.get(timeout=SERVE_SECONDS).strip()
-    except queue.Empty:
-        line = ""
-    if not line:
-        pytest.fail(f"automium apps serve printed no base URL within {SERVE_SECONDS:.0f} s")
-    return line
+    its seed, for as long as the context lasts; ``fault`` breaks the page as a failing
+    variant needs (as ``automium run --fault`` does)."""
+    with AppServer(app_id, fixture_id, faults=(fault,) if fault else ()) as server:
+        yield server.url
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,11 +92,13 @@ class Case:
     """One exported test to run: a reference journey, perhaps on a broken page."""
 
     journey_id: str
-    fault: str | None = None
+    fault: Fault | None = None
 
     @property
     def name(self) -> str:
-        return self.journey_id + (f"+{self.fault}" if self.fault else "")
+        if self.fault is None:
+            return self.journey_id
+        return f"{self.journey_id}+{self.fault.kind}:{self.fault.role}:{self.fault.name}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ import pytest
 
 from automium import corpus
 from automium.export import export_journey
+from automium.hosting import Fault
 from tests.export.runners import (
     CONFIG,
     NODE_PACKAGE,
@@ -35,8 +36,8 @@ REFERENCE_IDS = [j.id for j in corpus.reference_journeys()]
 SLICE = ("todo-mvc.add-two-todos", "shop-lite.buy-one-mug")
 JOURNEYS = REFERENCE_IDS if os.environ.get("CI") == "true" else list(SLICE)
 # The worked example on a checkout page without its "Place order" button: `automium run`
-# fails at step "pay" (the fault's name is the one `automium apps serve --fault` takes).
-BROKEN = Case("shop-lite.buy-one-mug", fault="remove-place-order")
+# fails at step "pay", as `automium run --fault remove:button:Place order` does.
+BROKEN = Case("shop-lite.buy-one-mug", fault=Fault("remove", "button", "Place order"))
 BROKEN_STEP = "pay"
 
 Runner = Callable[[list[Case], Path], dict[str, Outcome]]

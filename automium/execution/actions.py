@@ -1,0 +1,239 @@
+"""Each intent and each assertion kind as Playwright carries it out.
+
+An action's outcome is Playwright's own: its return, or its error. A locator that matched
+nothing until the timeout is ``target_not_found`` (``action.failed``); one that matched
+but never became actionable (disabled, covered, hidden) timed out
+(``action.timed_out``). Assertions are web-first: ``expect(...)`` retries until the bound.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from automium.corpus.pages import View, normalized
+from automium.execution.places import Routes, described, frame_title, locator
+from automium.hosting.bundles import app_root
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
+
+    from automium.journeys.page_checks import Visit
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    locator: str | None
+    duration_ms: int
+    result: str | None = None
+    error: str | None = None
+    reason: str | None = None
+    timed_out: bool = False
+
+
+def perform(  # noqa: PLR0917 - one call site, in executor order
+    page: Page,
+    step: Any,
+    visit: Visit,
+    routes: Routes,
+    base: str,
+    secret_value: str | None,
+    timeout_ms: int,
+) -> ActionResult:
+    """Carry out ``step``; ``secret_value`` is the seed's value for a ``secretRef`` fill."""
+    from playwright.sync_api import Error, TimeoutError  # noqa: PLC0415
+
+    started = time.monotonic()
+    target = _target(step, visit)
+    found = locator(page, *target) if target else None
+    shown = described(*target) if target else None
+    try:
+        result = _do(page, step, found, routes, base, secret_value, timeout_ms)
+        page.wait_for_load_state("load")
+    except TimeoutError as error:
+        missing = found is not None and _count(found) == 0
+        return ActionResult(
+            shown,
+            _ms(started),
+            error=_first_line(error),
+            reason="target_not_found" if missing else "not_actionable",
+            timed_out=not missing,
+        )
+    except Error as error:
+        return ActionResult(shown, _ms(started), error=_first_line(error), reason="error")
+    return ActionResult(shown, _ms(started), result=result)
+
+
+def _do(  # noqa: PLR0917
+    page: Page,
+    step: Any,
+    found: Locator | None,
+    routes: Routes,
+    base: str,
+    secret_value: str | None,
+    timeout_ms: int,
+) -> str:
+    intent = step.intent
+    if intent == "navigate":
+        path = routes.path(step.route, step.entity)
+        response = page.goto(base + path, wait_until="load")
+        return f"loaded {path} ({response.status if response else 'no response'})"
+    if intent == "go_back":
+        response = page.go_back(wait_until="load")
+        return "went back" if response else "no page to go back to"
+    if intent == "scroll" and found is None:
+        direction = step.direction.value
+        if direction in ("up", "down"):
+            height = page.viewport_size["height"] if page.viewport_size else 600
+            page.mouse.wheel(0, height if direction == "down" else -height)
+        else:
+            page.keyboard.press("End" if direction == "bottom" else "Home")
+        return f"scrolled {direction}"
+    if intent == "press_key" and found is None:
+        page.keyboard.press(step.key)
+        return f"pressed {step.key}"
+    assert found is not None  # every other intent has a target: the contract says so
+    return _on_target(page, step, found, secret_value, timeout_ms)
+
+
+def _on_target(  # noqa: PLR0912 - one branch per intent
+    page: Page, step: Any, found: Locator, secret_value: str | None, timeout_ms: int
+) -> str:
+    from playwright.sync_api import FilePayload, expect  # noqa: PLC0415
+
+    intent = step.intent
+    if intent == "click":
+        found.click()
+    elif intent == "fill":
+        found.fill(secret_value if secret_value is not None else step.value)
+        return "filled a secret" if secret_value is not None else "filled"
+    elif intent == "clear":
+        found.clear()
+    elif intent == "select_option":
+        return "selected " + ",".join(found.select_option(label=step.value))
+    elif intent == "check":
+        found.check()
+    elif intent == "uncheck":
+        found.uncheck()
+    elif intent == "press_key":
+        found.press(step.key)
+    elif intent == "hover":
+        found.hover()
+    elif intent == "scroll":
+        found.scroll_into_view_if_needed()
+    elif intent == "wait_for":
+        state = step.state.value if step.state else "visible"
+        bound = step.timeout_ms or timeout_ms
+        if state == "enabled":
+            expect(found).to_be_enabled(timeout=bound)
+        else:
+            found.wait_for(state="hidden" if state == "hidden" else "visible", timeout=bound)
+        return f"became {state}"
+    elif intent == "upload_file":
+        app, _, name = step.file_ref.removeprefix("file:").partition("/")
+        data = (app_root(app) / "files" / name).read_bytes()
+        kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        found.set_input_files(files=[FilePayload(name=name, mimeType=kind, buffer=data)])
+        return f"attached {name}"
+    del page
+    return "done"
+
+
+def check(page: Page, assertion: Any, visit: Visit, routes: Routes, timeout_ms: int) -> str | None:
+    """Why ``assertion`` does not hold within the bound, or ``None`` when it holds."""
+    from playwright.sync_api import expect  # noqa: PLC0415
+
+    kind = assertion.kind
+    try:
+        if kind == "route_is":
+            expect(page).to_have_url(_route_url(routes, assertion.route), timeout=timeout_ms)
+            return None
+        target = getattr(assertion.target, "root", assertion.target)
+        view = visit.after.view if visit.after is not None else None
+        role, name, nth = _locator_of(target, view, visit)
+        frame = frame_title(view, role, name)
+        found = locator(page, role, name, nth, frame, counted=kind == "count_equals")
+        checks = {
+            "visible": lambda: expect(found).to_be_visible(timeout=timeout_ms),
+            "hidden": lambda: expect(found).to_be_hidden(timeout=timeout_ms),
+            "text_equals": lambda: expect(found).to_have_text(
+                assertion.expected, timeout=timeout_ms
+            ),
+            "text_contains": lambda: expect(found).to_contain_text(
+                assertion.expected, timeout=timeout_ms
+            ),
+            "value_equals": lambda: expect(found).to_have_value(
+                assertion.expected, timeout=timeout_ms
+            ),
+            "count_equals": lambda: expect(found).to_have_count(
+                assertion.count, timeout=timeout_ms
+            ),
+        }
+        checks[kind]()
+    except AssertionError as error:
+        return _first_line(error)
+    return None
+
+
+def dismiss_dialog(page: Page) -> None:
+    """Close an open modal dialog, as a person would: Escape."""
+    if page.locator("dialog[open], [role=dialog][aria-modal=true]").count():
+        page.keyboard.press("Escape")
+
+
+def _route_url(routes: Routes, route_id: str) -> re.Pattern[str]:
+    """Any URL of the app server whose path is ``route_id``'s, parameters filled."""
+    parts = re.split(r":[A-Za-z][A-Za-z0-9]*", dict(routes.paths)[route_id])
+    path = "[^/?#]+".join(re.escape(part) for part in parts).rstrip("/")
+    return re.compile(r"^[a-z]+://[^/]+" + path + r"/?(?:[?#].*)?$")
+
+
+def _target(step: Any, visit: Visit) -> tuple[str, str, int | None, str | None] | None:
+    given = getattr(step, "target", None)
+    if given is None:
+        return None
+    view = visit.before.view if visit.before is not None else None
+    role, name, nth = _locator_of(getattr(given, "root", given), view, visit)
+    element = visit.element
+    frame = None
+    if view is not None and element is not None and element.frame is not None:
+        frame = view.template.elements[element.frame].name
+    return role, name, nth, frame
+
+
+def _locator_of(target: Any, view: View | None, visit: Visit) -> tuple[str, str, int | None]:
+    """Role, name and nth of a target; a snapshot ref is the element compile resolved."""
+    if hasattr(target, "role"):
+        return target.role, target.name, target.nth
+    element = visit.element
+    if element is None or view is None:
+        raise ValueError(f"snapshot ref {target.ref} resolves to no element of the page model")
+    name = view.name(element) or element.name
+    location = visit.before
+    same = [
+        e
+        for e in view.elements_with_role(element.role)
+        if normalized(view.name(e) or "") == normalized(name)
+        and (location is None or location.visible(e))
+    ]
+    nth = same.index(element) if len(same) > 1 and element in same else None
+    return element.role, name, nth
+
+
+def _count(found: Locator) -> int:
+    try:
+        return found.count()
+    except Exception:  # a frame that is gone counts nothing
+        return 0
+
+
+def _first_line(error: BaseException) -> str:
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return " ".join(lines[:3])[:500] if lines else type(error).__name__
+
+
+def _ms(started: float) -> int:
+    return int((time.monotonic() - started) * 1000)

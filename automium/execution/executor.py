@@ -1,0 +1,607 @@
+"""Run a compiled journey in headless Chromium against its owned app, and keep the evidence.
+
+One run: the fixture's app is served on loopback (:class:`~automium.hosting.AppServer`), a
+browser context opens with the fixture's environment profile, and the journey's steps run
+as a scripted planner decides them (planner ``scripted-journey``: the journey is the plan,
+no model runs). Each step's action is Playwright's own (:mod:`.actions`), each assertion
+Playwright's web-first ``expect`` with a bounded timeout, and the journey's recovery is
+applied for real, at most ``maxAttempts`` times per step or assertion, before
+``onExhausted`` decides the verdict. Every event goes to the lanes of ``replay-event.v1``
+(:mod:`.replay`), every file to the run directory (:mod:`.evidence`).
+
+Secrets: a ``secretRef`` is resolved from the app's seed accounts, never from the journey.
+Tracing is paused from a secret's fill until the page has loaded a new document (a trace
+snapshot records every field's value), request bodies are dropped from the HAR, and every
+text artifact is written with the secret masked.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from automium import corpus
+from automium.capabilities import find
+from automium.contracts import (
+    Journey,
+    PlannerReference,
+    ReplayLane,
+    RunSubmissionInput,
+    Verdict,
+    to_document,
+)
+from automium.execution import actions, video
+from automium.execution.evidence import RunDir
+from automium.execution.places import RefusedPlace, Routes
+from automium.execution.replay import Replay
+from automium.execution.snapshots import parse_aria, semantic_snapshot
+from automium.hosting import AppServer, Fault
+from automium.hosting.bundles import secret
+from automium.journeys import check_journey
+from automium.journeys.labels import step_label
+from automium.journeys.page_checks import Visit
+from automium.runs.submission import run_id_for
+from automium.validation import to_model
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Dialog, Frame, Page
+
+Json = dict[str, Any]
+L = ReplayLane
+
+PLANNER = {"id": "scripted-journey", "vendor": "scripted", "model": "journey"}
+"""The planner of a run: the journey itself, carried out as written."""
+WORKER_ID = "local-worker"
+LOOPBACK = "127.0.0.1"
+DEAD_PROXY = "http://127.0.0.1:9"  # the discard port: nothing listens there
+ALLOWED_INTENTS = (
+    "navigate,click,fill,clear,select_option,check,uncheck,press_key,hover,scroll,"
+    "wait_for,upload_file,go_back"
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    out: Path | None = None  # where run directories go; default: the fixture's artifactRoot
+    timeout_ms: int = 5000  # each action's and each assertion's bound
+    faults: tuple[Fault, ...] = ()
+    repetition: int = 1
+
+
+@dataclass
+class Outcome:
+    run_id: str
+    journey: Journey
+    verdict: Verdict
+    retry_count: int
+    events: list[Json]
+    manifest: Json
+    manifest_input: Json
+    folder: Path
+    latency_ms: int
+    steps_completed: int
+    failing_step: str | None
+    failing_lane: str | None
+    summary: Json = field(default_factory=dict)
+    summary_line: str = ""
+
+    @property
+    def summary_input(self) -> Json:
+        """What ``automium_get_replay_summary`` takes for this run."""
+        return {
+            "runId": self.run_id,
+            "verdict": self.verdict.value,
+            "retryCount": self.retry_count,
+            "artifactManifestRef": f"artifacts:run/{self.run_id}",
+            "events": self.events,
+        }
+
+
+def base_run_id(journey: Journey) -> str:
+    """The same journey, planner and profile always give the same base id."""
+    fixture = corpus.get_fixture(journey.fixture_id, journey.app_id)
+    request = RunSubmissionInput(
+        app_id=journey.app_id,
+        fixture_id=journey.fixture_id,
+        journey_id=journey.id,
+        planner=PlannerReference(**PLANNER),
+        environment_profile_id=fixture.environment_profile_id,
+    )
+    return run_id_for(journey, request)
+
+
+def run_journey(document: Json, browser: Browser, options: Options) -> Outcome:
+    """Compile ``document`` (raises ``AutomiumError`` when compile refuses it), then run it."""
+    find("automium_compile_journey").answer(document)
+    journey = to_model(Journey, document)
+    walked = check_journey(document).walk
+    assert walked is not None  # compile accepted the journey: its walk exists
+    visits = tuple(walked.visits)
+    return _Run(document, journey, visits, browser, options).run()
+
+
+class _Run:
+    def __init__(
+        self,
+        document: Json,
+        journey: Journey,
+        visits: Sequence[Visit],
+        browser: Browser,
+        options: Options,
+    ) -> None:
+        self.document = document
+        self.journey = journey
+        self.visits = visits
+        self.browser = browser
+        self.options = options
+        self.fixture = corpus.get_fixture(journey.fixture_id, journey.app_id)
+        self.profile = corpus.get_environment_profile(self.fixture.environment_profile_id)
+        self.routes = Routes.of(self.fixture)
+        self.titles = {r.id: r.title for r in corpus.get_app(journey.app_id).routes}
+        self.run_id = f"{base_run_id(journey)}.{options.repetition}"
+        out = options.out if options.out is not None else Path.cwd() / self.fixture.artifact_root
+        self.dir = RunDir(out, self.run_id, self.fixture.artifact_root)
+        self.replay = Replay(self.run_id)
+        refs = [getattr(s, "secret_ref", None) for s in journey.steps]
+        self.secrets = [secret(journey.app_id, ref) for ref in refs if isinstance(ref, str)]
+        self.step: str | None = None
+        self.console: list[str] = []
+        self.retries = 0
+        self.trace_parts = 0
+        self.tracing_paused = False
+        self.loaded_since_secret = False
+        self.snapshot_nodes = 0
+        self.transcript: list[Json] = []
+
+    # -- the run ----------------------------------------------------------------------------
+
+    def run(self) -> Outcome:
+        from playwright.sync_api import Error as PlaywrightError  # noqa: PLC0415
+
+        self.dir.create()
+        faults = self.options.faults
+        with AppServer(self.journey.app_id, self.journey.fixture_id, faults=faults) as server:
+            self.base = server.url
+            self.replay.emit(
+                L.WORKER,
+                "worker.leased",
+                {"workerId": WORKER_ID, "environmentProfileId": self.profile.id},
+            )
+            context = self.context = self._context()
+            try:
+                page = context.new_page()
+                self._listen(page)
+                self.replay.emit(L.RUNTIME, "fixture.applied", {"fixtureId": self.fixture.id})
+                try:
+                    verdict, completed, failure = self._steps(page)
+                    self.step = None
+                    self._final_page(page)
+                except PlaywrightError as error:
+                    # The browser or the page went away under a step: the run errored.
+                    reason = str(error).splitlines()[0][:300] if str(error) else "crashed"
+                    step = self.step
+                    self.replay.emit(L.RUNTIME, "runtime.crashed", {"reason": reason}, step=step)
+                    done = {e.get("stepId") for e in self.replay.events}
+                    verdict = Verdict.ERRORED
+                    completed = sum(s.id in done and s.id != step for s in self.journey.steps)
+                    failure = (step, "runtime") if step else None
+            finally:
+                self._close(context)
+        return self._finish(verdict, completed, failure)
+
+    def _context(self) -> BrowserContext:
+        viewport = self.profile.viewport
+        mobile = self.profile.device_class.value == "mobile"
+        context = self.browser.new_context(
+            viewport={"width": viewport.width, "height": viewport.height},
+            is_mobile=mobile,
+            has_touch=mobile,
+            locale=self.profile.locale,
+            timezone_id=self.profile.timezone,
+            record_har_path=self.dir.path("network.har"),
+            record_har_content="omit",
+            service_workers="block",
+            # Loopback only, at no cost per request (a route would pause each one): every
+            # address but 127.0.0.1 goes through a proxy that is not there, and fails.
+            proxy={"server": DEAD_PROXY, "bypass": LOOPBACK},
+        )
+        context.set_default_timeout(self.options.timeout_ms)
+        context.tracing.start(screenshots=True, snapshots=True, sources=False)
+        return context
+
+    def _listen(self, page: Page) -> None:
+        page.on("framenavigated", lambda frame: self._navigated(page, frame))
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self._page_error(str(error)))
+        page.on("dialog", self._dialog)
+        page.on("crash", lambda _page: self._page_error("the page crashed"))
+
+    def _steps(self, page: Page) -> tuple[Verdict, int, tuple[str, str] | None]:
+        completed = 0
+        for step, visit in zip(self.journey.steps, self.visits, strict=True):
+            self.step = step.id
+            outcome = self._step(page, step, visit)
+            self._capture(page, step.id)
+            if outcome is not None:
+                return outcome, completed, (step.id, self._failing_lane())
+            completed += 1
+        return Verdict.PASSED, completed, None
+
+    def _step(self, page: Page, step: Any, visit: Visit) -> Verdict | None:
+        attempts = self.journey.recovery.max_attempts
+        for attempt in range(1, attempts + 1):
+            if attempt > 1:
+                self.retries += 1
+                self._recover(page, visit)
+            self._decide(page, step, attempt)
+            failed = self._act(page, step, visit, attempt)
+            if failed is None:
+                break
+        else:
+            return self._exhausted(timed_out=failed == "action.timed_out")
+        return self._assertions(page, step, visit)
+
+    def _act(self, page: Page, step: Any, visit: Visit, attempt: int) -> str | None:
+        secret_value = (
+            secret(self.journey.app_id, step.secret_ref)
+            if getattr(step, "secret_ref", None)
+            else None
+        )
+        if secret_value is not None:
+            self._pause_tracing()
+        result = actions.perform(
+            page, step, visit, self.routes, self.base, secret_value, self.options.timeout_ms
+        )
+        if secret_value is not None:
+            self.loaded_since_secret = False
+        payload = {
+            "intent": step.intent,
+            "attempt": attempt,
+            "locator": result.locator,
+            "durationMs": result.duration_ms,
+        }
+        if result.error is None:
+            self.replay.emit(
+                L.EXECUTOR, "action.performed", {**payload, "result": result.result}, step=step.id
+            )
+            return None
+        kind = "action.timed_out" if result.timed_out else "action.failed"
+        extra = {"timeoutMs": self.options.timeout_ms} if result.timed_out else {}
+        self.replay.emit(
+            L.EXECUTOR,
+            kind,
+            {**payload, **extra, "reason": result.reason, "error": result.error},
+            step=step.id,
+        )
+        return kind
+
+    def _decide(self, page: Page, step: Any, attempt: int) -> None:
+        target = getattr(step, "target", None)
+        locator = getattr(target, "root", target)
+        matched = self.routes.match(page.url)
+        request = {
+            "goal": self.journey.goal[:200],
+            "route": matched[0] if matched else None,
+            "allowedIntents": ALLOWED_INTENTS,
+            "snapshotNodes": self.snapshot_nodes,
+            "attempt": attempt,
+        }
+        self.replay.emit(L.PLANNER, "decision.requested", request, step=step.id)
+        decision = {
+            "plannerId": PLANNER["id"],
+            "intent": step.intent,
+            "targetRole": getattr(locator, "role", None),
+            "targetName": getattr(locator, "name", None),
+            "targetNth": getattr(locator, "nth", None),
+            "targetRef": getattr(locator, "ref", None),
+            "value": None if getattr(step, "secret_ref", None) else getattr(step, "value", None),
+            "secretRef": getattr(step, "secret_ref", None),
+            "route": getattr(step, "route", None),
+            "entity": getattr(step, "entity", None),
+            "key": getattr(step, "key", None),
+            "rationale": f"Step {step.id}: {step_label(to_document(step))}"[:200],
+            "inputTokens": 0,
+            "outputTokens": 0,
+            "latencyMs": 0,
+        }
+        self.replay.emit(L.PLANNER, "decision.made", decision, step=step.id)
+        self.transcript.append({"stepId": step.id, "request": request, "decision": decision})
+
+    def _assertions(self, page: Page, step: Any, visit: Visit) -> Verdict | None:
+        for assertion in (a for a in self.journey.assertions if a.after_step == step.id):
+            for attempt in range(1, self.journey.recovery.max_attempts + 1):
+                if attempt > 1:
+                    self.retries += 1
+                    self._recover(page, visit, restart=False)
+                error = actions.check(page, assertion, visit, self.routes, self.options.timeout_ms)
+                if error is None:
+                    self.replay.emit(
+                        L.ASSERTION,
+                        "assertion.passed",
+                        {"assertionId": assertion.id, "kind": assertion.kind, "attempt": attempt},
+                        step=step.id,
+                    )
+                    break
+                self.replay.emit(
+                    L.ASSERTION,
+                    "assertion.failed",
+                    {
+                        "assertionId": assertion.id,
+                        "kind": assertion.kind,
+                        "reason": error,
+                        "attempt": attempt,
+                    },
+                    step=step.id,
+                )
+            else:
+                return self._exhausted(timed_out=False)
+        return None
+
+    def _recover(self, page: Page, visit: Visit, *, restart: bool = True) -> None:
+        """The journey's strategies, in order, before another attempt."""
+        for strategy in self.journey.recovery.strategies:
+            name = strategy.value
+            if name == "dismiss_dialog":
+                actions.dismiss_dialog(page)
+            elif name == "refresh_snapshot":
+                self._snapshot_nodes(page)
+            elif name == "restart_from_route" and restart and visit.before is not None:
+                before = visit.before
+                path = self.routes.path(before.route, before.view.entity)
+                page.goto(self.base + path, wait_until="load")
+
+    def _exhausted(self, *, timed_out: bool) -> Verdict:
+        if self.journey.recovery.on_exhausted.value == "mark_blocked":
+            return Verdict.BLOCKED
+        return Verdict.ERRORED if timed_out else Verdict.FAILED
+
+    def _failing_lane(self) -> str:
+        failing = {"action.failed", "action.timed_out", "assertion.failed"}
+        last = next(e for e in reversed(self.replay.events) if e["type"] in failing)
+        return str(last["lane"])
+
+    # -- runtime lane -----------------------------------------------------------------------
+
+    def _navigated(self, page: Page, frame: Frame) -> None:
+        if frame != page.main_frame or not frame.url.startswith(self.base):
+            return
+        self.loaded_since_secret = True
+        matched = self.routes.match(frame.url)
+        self.replay.emit(
+            L.RUNTIME,
+            "page.loaded",
+            {
+                "route": matched[0] if matched else "unknown",
+                "entity": matched[1] if matched else None,
+                "path": frame.url.removeprefix(self.base),
+            },
+            step=self.step,
+        )
+
+    def _console(self, message: ConsoleMessage) -> None:
+        text = self._masked(message.text)
+        self.console.append(f"[{message.type}] {text}")
+        if message.type == "error":
+            self.replay.emit(
+                L.RUNTIME, "page.changed", {"change": f"console error: {text}"}, step=self.step
+            )
+
+    def _page_error(self, text: str) -> None:
+        text = self._masked(text)
+        self.console.append(f"[pageerror] {text}")
+        self.replay.emit(
+            L.RUNTIME, "page.changed", {"change": f"uncaught error: {text}"}, step=self.step
+        )
+
+    def _dialog(self, dialog: Dialog) -> None:
+        self.replay.emit(
+            L.RUNTIME,
+            "page.changed",
+            {"change": f"{dialog.type} dialog: {self._masked(dialog.message)}"},
+            step=self.step,
+        )
+        dialog.accept()
+
+    # -- evidence ---------------------------------------------------------------------------
+
+    def _pause_tracing(self) -> None:
+        """Stop recording before a secret is typed: the chunk so far is kept."""
+        if self.tracing_paused:
+            return
+        self.trace_parts += 1
+        self.context.tracing.stop_chunk(path=self.dir.path(f"trace/part-{self.trace_parts}.zip"))
+        self.tracing_paused = True
+
+    def _resume_tracing(self) -> None:
+        if self.tracing_paused and self.loaded_since_secret:
+            self.context.tracing.start_chunk()
+            self.tracing_paused = False
+
+    def _capture(self, page: Page, step_id: str) -> None:
+        from playwright.sync_api import Error as PlaywrightError  # noqa: PLC0415
+
+        index = len({e.get("stepId") for e in self.dir.entries if e["kind"] == "screenshot"})
+        stem = f"{index + 1:02d}-{step_id}"
+        shot = f"screenshots/{stem}.png"
+        for attempt in range(3):
+            try:
+                page.screenshot(path=self.dir.path(shot))
+                break
+            except PlaywrightError:
+                # A navigation the step started (Enter submitting a form) can begin after
+                # the step returned; the screenshot met the page mid-load. Again, loaded.
+                if attempt == 2:
+                    raise
+                page.wait_for_load_state("load")
+        self._artifact("screenshot", shot, step_id)
+        snapshot = self._snapshot(page)
+        path = f"snapshots/{stem}.json"
+        self.dir.write(path, json.dumps(snapshot, ensure_ascii=False, indent=1).encode())
+        self._artifact("semantic-snapshot", path, step_id)
+        self._resume_tracing()
+
+    def _snapshot(self, page: Page) -> Json:
+        nodes = parse_aria(page.locator("body").aria_snapshot())
+        frames = [f for f in page.frames if f != page.main_frame]
+        frame_nodes = [parse_aria(f.locator("body").aria_snapshot()) for f in frames]
+        _graft_frames(nodes, frame_nodes)
+        matched = self.routes.match(page.url)
+        route = matched[0] if matched else self.routes.paths[0][0]
+        viewport = {"width": self.profile.viewport.width, "height": self.profile.viewport.height}
+        title = self.titles.get(route, route)
+        document = semantic_snapshot(route, viewport, title, nodes, self.secrets)
+        self.snapshot_nodes = _count(document["root"]) - 1
+        return document
+
+    def _snapshot_nodes(self, page: Page) -> None:
+        self._snapshot(page)
+
+    def _final_page(self, page: Page) -> None:
+        html = self._masked(page.content())
+        self.dir.write("dom/final.html", html.encode())
+        self._artifact("dom-snapshot", "dom/final.html")
+
+    def _close(self, context: BrowserContext) -> None:
+        try:
+            if not self.tracing_paused:
+                self.trace_parts += 1
+                name = (
+                    "trace.zip" if self.trace_parts == 1 else f"trace/part-{self.trace_parts}.zip"
+                )
+                context.tracing.stop(path=self.dir.path(name))
+            else:
+                context.tracing.stop()
+        finally:
+            context.close()
+        _redact_har(self.dir.path("network.har"), self.secrets)
+        for trace in _traces(self.dir.folder):
+            _scrub_zip(trace, self.secrets)
+
+    def _finish(self, verdict: Verdict, completed: int, failure: tuple[str, str] | None) -> Outcome:
+        for kind, path in self._end_files(verdict):
+            self._artifact(kind, path)
+        self.replay.emit(L.WORKER, "run.finished", {"retryCount": self.retries}, verdict=verdict)
+        self.replay.emit(L.WORKER, "worker.released", {"workerId": WORKER_ID})
+        latency = self.replay.now_ms()
+        self.dir.write("replay.jsonl", self._masked(self.replay.ndjson().decode()).encode())
+        self.dir.record("replay-log", "replay.jsonl")
+        manifest_input = self.dir.manifest_input(verdict.value, self.retries, self.document)
+        manifest = self.dir.manifest(verdict.value, self.retries, self.document)
+        self.dir.write("manifest.json", json.dumps(manifest, indent=1).encode())
+        outcome = Outcome(
+            run_id=self.run_id,
+            journey=self.journey,
+            verdict=verdict,
+            retry_count=self.retries,
+            events=self.replay.events,
+            manifest=manifest,
+            manifest_input=manifest_input,
+            folder=self.dir.folder,
+            latency_ms=latency,
+            steps_completed=completed,
+            failing_step=failure[0] if failure else None,
+            failing_lane=failure[1] if failure else None,
+        )
+        line, summary = find("automium_get_replay_summary").answer(outcome.summary_input)
+        outcome.summary, outcome.summary_line = summary, line
+        return outcome
+
+    def _end_files(self, verdict: Verdict) -> list[tuple[str, str]]:
+        """Write the logs; the kinds and paths of every file the run ends with, replay log
+        aside (it holds these events, so it is written last)."""
+        self.dir.write("console.log", "".join(line + "\n" for line in self.console).encode())
+        transcript = "".join(json.dumps(t, ensure_ascii=False) + "\n" for t in self.transcript)
+        self.dir.write("planner-transcript.jsonl", self._masked(transcript).encode())
+        files = [("console-log", "console.log"), ("planner-transcript", "planner-transcript.jsonl")]
+        files.append(("network-har", "network.har"))
+        folder = self.dir.folder
+        traces = _traces(folder)
+        files += [("trace", p.relative_to(folder).as_posix()) for p in traces]
+        if verdict is Verdict.FAILED and video.encode(traces, self.dir.path("video.webm")):
+            files.append(("video", "video.webm"))
+        return files
+
+    def _artifact(self, kind: str, path: str, step_id: str | None = None) -> None:
+        entry = self.dir.record(kind, path, step_id)
+        self.replay.emit(
+            L.ARTIFACT,
+            "artifact.captured",
+            {"kind": kind, "path": path, "sizeBytes": entry["sizeBytes"]},
+            step=step_id,
+        )
+
+    def _masked(self, text: str) -> str:
+        for value in self.secrets:
+            text = text.replace(value, "•" * len(value))
+        return text
+
+
+def _traces(folder: Path) -> list[Path]:
+    return sorted(p for p in [folder / "trace.zip", *folder.glob("trace/*.zip")] if p.is_file())
+
+
+def _graft_frames(nodes: list[Json], frames: list[list[Json]]) -> None:
+    """Put each frame's snapshot under the page's iframe nodes, in document order."""
+    pending = list(frames)
+
+    def walk(items: list[Json]) -> None:
+        for node in items:
+            if node["role"] == "iframe" and pending:
+                node["children"] = pending.pop(0)
+            elif node.get("children"):
+                walk(node["children"])
+
+    walk(nodes)
+
+
+def _count(node: Json) -> int:
+    return 1 + sum(_count(c) for c in node.get("children", ()))
+
+
+def _scrub_zip(path: Path, secrets: Sequence[str]) -> None:
+    """A trace records network bodies whole (a sign-in request ends after tracing resumed):
+    every member is rewritten with each secret, plain or URL-encoded, masked."""
+    if not secrets:
+        return
+    forms = {form.encode() for value in secrets for form in (value, quote(value, safe=""))}
+    with zipfile.ZipFile(path) as archive:
+        members = [(info, archive.read(info)) for info in archive.infolist()]
+    scrubbed = io.BytesIO()
+    with zipfile.ZipFile(scrubbed, "w", zipfile.ZIP_DEFLATED) as archive:
+        for info, original in members:
+            data = original
+            for form in forms:
+                data = data.replace(form, b"*" * len(form))
+            archive.writestr(info, data)
+    flags = os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    with os.fdopen(os.open(path, flags), "wb") as handle:
+        handle.write(scrubbed.getvalue())
+
+
+def _redact_har(path: Path, secrets: Sequence[str]) -> None:
+    """A HAR records request bodies (a sign-in's password): they are dropped."""
+    if not path.is_file():
+        return
+    har = json.loads(path.read_text("utf-8"))
+    for entry in har.get("log", {}).get("entries", []):
+        posted = entry.get("request", {}).get("postData")
+        if posted is not None:
+            posted["text"] = ""
+            posted.pop("params", None)
+            posted["comment"] = "request body not recorded"
+    text = json.dumps(har, ensure_ascii=False, indent=1)
+    for value in secrets:
+        text = text.replace(value, "•" * len(value))
+    flags = os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    with os.fdopen(os.open(path, flags), "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+__all__ = ["PLANNER", "Options", "Outcome", "RefusedPlace", "base_run_id", "run_journey"]

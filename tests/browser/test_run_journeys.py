@@ -1,0 +1,125 @@
+"""``automium run`` for real: every reference journey passes in headless Chromium with a
+complete manifest, each failing variant fails where and as expected, and the modeled
+timeline agrees with the real run."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser
+
+from automium.contracts import Verdict, to_document
+from automium.execution.executor import Options, Outcome, base_run_id, run_journey
+from automium.execution.video import find_ffmpeg
+from automium.runs.timeline import timeline
+from tests.browser.journeys import (
+    FAILING_TIMEOUT_MS,
+    SLICE,
+    TIMEOUT_MS,
+    VARIANT_SLICE,
+    journeys,
+    reference,
+    variant,
+)
+
+Runner = Callable[[str], Outcome]
+
+
+@pytest.fixture(scope="session")
+def passing_run(chromium_browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Runner:
+    """Each reference journey's real run, once per session."""
+    out = tmp_path_factory.mktemp("runs")
+    done: dict[str, Outcome] = {}
+
+    def run(journey_id: str) -> Outcome:
+        if journey_id not in done:
+            document = to_document(reference(journey_id))
+            done[journey_id] = run_journey(document, chromium_browser, Options(out, TIMEOUT_MS))
+        return done[journey_id]
+
+    return run
+
+
+@pytest.mark.parametrize("journey_id", journeys(SLICE))
+def test_a_reference_journey_passes_for_real_with_a_complete_manifest(
+    passing_run: Runner, journey_id: str
+) -> None:
+    outcome = passing_run(journey_id)
+    failures = [e for e in outcome.events if e["type"].endswith(("failed", "timed_out"))]
+    assert (outcome.verdict, failures) == (Verdict.PASSED, [])
+    assert "failingStep" not in outcome.summary["digest"]
+    assert outcome.manifest["missingKinds"] == []
+    for entry in outcome.manifest["entries"]:
+        data = (outcome.folder / entry["path"]).read_bytes()
+        assert (entry["sizeBytes"], entry["sha256"]) == (
+            len(data),
+            hashlib.sha256(data).hexdigest(),
+        )
+    shots = {e["stepId"] for e in outcome.manifest["entries"] if e["kind"] == "screenshot"}
+    assert shots == {step.id for step in outcome.journey.steps}
+
+
+@pytest.mark.parametrize("journey_id", journeys(SLICE))
+def test_the_modeled_timeline_and_the_real_run_agree(passing_run: Runner, journey_id: str) -> None:
+    real = passing_run(journey_id)
+    journey = reference(journey_id)
+    modeled = timeline("run-model", journey, ("p", "scripted", "journey"), "desktop-1280x720")
+
+    def steps(events: list[dict[str, object]] | tuple[dict[str, object], ...]) -> list[object]:
+        return [e["stepId"] for e in events if e["type"] == "action.performed"]
+
+    def outcomes(events: list[dict[str, object]] | tuple[dict[str, object], ...]) -> list[object]:
+        return [
+            (e["type"], e["payload"]["assertionId"])  # type: ignore[index]
+            for e in events
+            if e["lane"] == "assertion"
+        ]
+
+    def lanes(events: list[dict[str, object]] | tuple[dict[str, object], ...]) -> set[object]:
+        return {e["lane"] for e in events}
+
+    assert steps(real.events) == steps(modeled.events)
+    assert outcomes(real.events) == outcomes(modeled.events)
+    assert lanes(real.events) == lanes(modeled.events)
+    assert (real.verdict, len(real.journey.steps)) == (modeled.verdict, modeled.steps)
+
+
+@pytest.mark.parametrize("journey_id", journeys(VARIANT_SLICE))
+def test_a_failing_variant_fails_at_its_step_with_its_class(
+    chromium_browser: Browser, tmp_path: Path, journey_id: str
+) -> None:
+    journey = reference(journey_id)
+    broken = variant(journey)
+    options = Options(tmp_path, FAILING_TIMEOUT_MS, (broken.fault,))
+    outcome = run_journey(to_document(journey), chromium_browser, options)
+    digest = outcome.summary["digest"]
+    exhausted = journey.recovery.on_exhausted.value
+    expected = Verdict.BLOCKED if exhausted == "mark_blocked" else Verdict.FAILED
+    assert (outcome.verdict, digest["failingStep"], digest["classification"]["failureClass"]) == (
+        expected,
+        broken.step_id,
+        broken.failure_class,
+    )
+    # A failed run's video is encoded from its trace by ffmpeg, where there is one.
+    missing = ["video"] if find_ffmpeg() is None and expected is Verdict.FAILED else []
+    assert outcome.manifest["missingKinds"] == missing
+
+
+def test_run_ids_derive_from_journey_planner_and_profile_and_each_repetition_has_its_own(
+    passing_run: Runner, chromium_browser: Browser, tmp_path: Path
+) -> None:
+    journey = reference("todo-mvc.add-two-todos")
+    first = passing_run(journey.id)
+    second = run_journey(
+        to_document(journey), chromium_browser, Options(tmp_path, TIMEOUT_MS, (), 2)
+    )
+    base = base_run_id(journey)
+    assert [first.run_id, second.run_id] == [f"{base}.1", f"{base}.2"]
+    assert base == base_run_id(reference("todo-mvc.add-two-todos"))
+    assert [p.name for p in tmp_path.iterdir()] == [second.run_id]
+    manifest = json.loads((first.folder / "manifest.json").read_text())
+    assert (manifest["root"], first.folder.name) == ("artifacts/todo-mvc/empty", first.run_id)
