@@ -286,10 +286,10 @@ GET_ARTIFACT_MANIFEST: Capability[object, ArtifactManifest] = Capability(
 COMPARE_PLANNERS: Capability[object, BenchmarkReport] = Capability(
     name="automium_compare_planners",
     title="Compare planner backends",
-    description="Compare planner backends on reference journeys or your own: pass rate with a 95% "
-    "interval, pass^k, step success, latency, tokens per success and recovery, per planner and "
-    "app, the steps that fail most, and a verdict. Trials are modeled (no planner is called) "
-    "unless you give recorded ones.",
+    description="Compare planner backends on reference journeys or your own: per planner, pass "
+    "rate with a 95% interval, pass^n, latency, tokens per success and recovery, and a verdict; "
+    'with detail "full", per app too, with pass^k and the steps that fail most. Trials are '
+    "modeled (no planner is called) unless you give recorded ones.",
     input_contract="compare-planners-input.v1",
     output_contract="benchmark-report.v1",
     handler="automium.benchmark:compare_planners",
