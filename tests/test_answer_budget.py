@@ -188,3 +188,26 @@ def test_debug_failed_run_names_the_events_given_instead_of_repeating_them() -> 
         f"{len(events)} events you gave this prompt, unchanged (the first failing one is seq "
         "25, assertion.failed at step pay):"
     ) in text
+
+
+def test_a_recorded_comparisons_default_answer_keeps_its_notice_and_satisfies_the_contract() -> (
+    None
+):
+    trial = {
+        "plannerId": "planner-0",
+        "appId": "shop-lite",
+        "journeyId": "shop-lite.buy-one-mug",
+        "repetition": 0,
+        "passed": True,
+        "latencyMs": 9000,
+        "inputTokens": 12000,
+        "outputTokens": 400,
+        "recoveryAttempts": 0,
+    }
+    request = {**compare_input(1, 1, 1), "trials": [trial]}
+    result = wire_result("automium_compare_planners", request)
+
+    report = result["structuredContent"]
+    assert check("benchmark-report.v1", report) == []
+    assert report["recorded"]["executed"] is False
+    assert set(report["planners"][0]) == {"planner", "metrics"}
