@@ -39,6 +39,8 @@ def compare_planner_backends(args: Arguments) -> str:
         "appIds": [a.strip() for a in args["appIds"].split(",") if a.strip()],
         "planners": parse_planners(args["planners"]),
         "repetitions": _repetitions(args["repetitions"]),
+        # The reading below walks every figure: the default answer holds the headline ones.
+        "detail": "full",
     }
     accepted_as(
         "compare-planners-input.v1",
@@ -52,7 +54,8 @@ automium_compare_planners with:
 ```json
 {json.dumps(call, indent=2, ensure_ascii=False)}
 ```
-(repetitions below 1 count as 1; above {REPETITIONS_CAP} is refused). To compare your own \
+(repetitions below 1 count as 1; above {REPETITIONS_CAP} is refused; without "detail" the \
+answer holds only the verdict and each planner's headline metrics). To compare your own \
 journeys instead of an app's reference journeys, add them in "journeys" (at most \
 {MAX_JOURNEYS}, each as automium_compile_journey accepts it). To report trials you ran \
 elsewhere, give them in "trials" instead: the report is then computed from them and \
