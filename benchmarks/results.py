@@ -291,8 +291,16 @@ def _answers_row(r: Results) -> str:
 
 
 def _answers(r: Results) -> str:
+    return answers_section(r.answers, r.answers_counted_by)
+
+
+ANSWERS_TITLE = "Answers an agent reads (bytes and tokens of each answer)"
+
+
+def answers_section(measured: dict[str, AnswerSize], counted_by: str) -> str:
+    """The answers' section: deterministic, so ``--answers`` refreshes it alone."""
     rows = []
-    for name, now in r.answers.items():
+    for name, now in measured.items():
         before = ANSWERS_BEFORE.get(name)
         budget = ANSWER_BUDGETS.get(name)
         rows.append(
@@ -302,18 +310,31 @@ def _answers(r: Results) -> str:
             + (f"{budget:,} B | {_meets(now.bytes <= budget)}" if budget else "- | -")
         )
     return _section(
-        "Answers an agent reads (bytes and tokens of each answer)",
-        "In process, deterministic (`benchmarks/answers.py`): the minified "
-        "`structuredContent` of a tool answer, or the text of a prompt, on the inputs the "
-        "context budgets name: compare_planners over shop-lite and helpdesk with 3 "
-        "repetitions, the compile and a modeled run of `shop-lite.buy-one-mug`, "
-        '`draft_journey` for all ten fixtures with the goal "Do the main task" (the '
-        "upper-median and the largest shown), `debug_failed_run` with and without the 38 "
-        'events of the run\'s failing variant. *full*: with `detail: "full"`. *before*: '
-        "the same answers at 564e7ca, before the default answers were shaped (then the full "
-        f"document was the only answer). Tokens: {r.answers_counted_by}.",
+        ANSWERS_TITLE,
+        "In process, deterministic (`benchmarks/answers.py`; `python -m benchmarks.run "
+        "--answers` refreshes this section alone): the minified `structuredContent` of a tool "
+        "answer, or the text of a prompt, on the inputs the context budgets name: "
+        "compare_planners over shop-lite and helpdesk with 3 repetitions, the compile and a "
+        "modeled run of `shop-lite.buy-one-mug`, `draft_journey` for all ten fixtures with "
+        'the goal "Do the main task" (the upper-median and the largest shown), '
+        "`debug_failed_run` with and without the events of the run's failing variant. *full*: "
+        'with `detail: "full"`. *before*: the same answers at 564e7ca, before the default '
+        "answers were shaped (then the full document was the only answer). Tokens: "
+        f"{counted_by}.",
         _table("answer | before B | before tokens | B | tokens | budget | verdict", rows),
     )
+
+
+def with_answers(report: str, section: str) -> str:
+    """``report`` (a RESULTS.md) with its answers' section replaced by ``section``, or
+    inserted after the summary when it has none."""
+    title = f"## {ANSWERS_TITLE}"
+    if title in report:
+        start = report.index(title)
+        end = report.find("\n## ", start + len(title))
+        return report[:start] + section + ("\n" + report[end:] if end >= 0 else "\n")
+    at = report.find("\n## ", report.index("## Summary") + len("## Summary"))
+    return report[: at + 1] + section + "\n\n" + report[at + 1 :]
 
 
 def _growth(title: str, unit: str, points: list[Point]) -> str:

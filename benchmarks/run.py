@@ -20,7 +20,7 @@ from pathlib import Path
 
 from benchmarks import measure, workloads
 from benchmarks.measure import REPO, Settings
-from benchmarks.results import Results, render
+from benchmarks.results import Results, answers_section, render, with_answers
 
 FULL = Settings(cold_runs=30, rounds=16, batch=25, warmup=20, point_budget_s=1.0)
 QUICK = Settings(cold_runs=3, rounds=2, batch=10, warmup=3, point_budget_s=0.1)
@@ -78,6 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="tiny counts: a smoke run")
     parser.add_argument(
+        "--answers",
+        action="store_true",
+        help="refresh only the (deterministic) answers section of an existing report",
+    )
+    parser.add_argument(
         "--output", type=Path, default=Path(__file__).parent / "RESULTS.md", help="the report"
     )
     argv = sys.argv[1:] if argv is None else argv
@@ -85,6 +90,13 @@ def main(argv: list[str] | None = None) -> int:
     if python.is_relative_to(REPO):  # the command as run from the repository
         python = python.relative_to(REPO)
     command = shlex.join([str(python), "-m", "benchmarks.run", *argv])
+    if args.answers:
+        sizes, counted_by = measure.answer_sizes()
+        report = args.output.read_text(encoding="utf-8")
+        section = answers_section(sizes, counted_by)
+        args.output.write_text(with_answers(report, section), encoding="utf-8")
+        _progress(f"refreshed the answers in {args.output}")
+        return 0
     results = _measure(QUICK if args.quick else FULL, command)
     from benchmarks import execution  # noqa: PLC0415 - Playwright, only for this section
 
