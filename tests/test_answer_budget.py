@@ -14,8 +14,11 @@ from typing import Any
 
 import pytest
 
+from automium import corpus
 from automium.capabilities import BY_NAME
 from automium.contracts import to_document
+from automium.corpus.outline import outline
+from automium.corpus.pages import page
 from automium.mcp_server.tools import wire_result
 from automium.validation import check
 from benchmarks import answers
@@ -211,3 +214,31 @@ def test_a_recorded_comparisons_default_answer_keeps_its_notice_and_satisfies_th
     assert check("benchmark-report.v1", report) == []
     assert report["recorded"]["executed"] is False
     assert set(report["planners"][0]) == {"planner", "metrics"}
+
+
+@pytest.mark.parametrize("fixture_id", corpus.fixture_ids(None))
+def test_draft_journey_still_shows_every_name_and_text_of_every_page_it_shows(
+    fixture_id: str,
+) -> None:
+    fixture = corpus.get_fixture(fixture_id, fixture_id.split(".", maxsplit=1)[0])
+    text = answers.drafts()[fixture_id].text
+    redirected = {r.route for r in fixture.redirects}
+
+    for route in corpus.get_app(fixture.app_id).routes:
+        if route.id in redirected:
+            continue
+        for line in outline(page(fixture.app_id, route.id).view(fixture, None)).splitlines():
+            item = line.strip().removeprefix("- ")
+            if item.startswith("text: "):
+                assert item in text, (route.id, line)
+            elif '"' in item:
+                name = item.split('"')[1]
+                assert f'"{name}"' in text, (route.id, line)
+
+
+def test_a_part_every_route_shares_is_shown_once() -> None:
+    text = answers.drafts()["admin-console.admin-user"].text
+
+    assert text.count('link "Audit log" → audit-log') == 1
+    assert text.count('navigation "Main"') == 1
+    assert "route login (/login): Sign in; no shared parts" in text
