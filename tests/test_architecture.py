@@ -1,5 +1,6 @@
-"""The dependency direction of DESIGN.md, checked statically: only the MCP boundary imports
-the SDK, only the contracts facade imports the generated package, and importing the domain's
+"""The one rule of docs/architecture.md (a module imports only from layers below its own),
+checked statically where it has been broken before: only the MCP boundary imports the SDK,
+only the contracts facade imports the generated package, and importing the domain's
 operations loads no MCP module. Each check names the offending file:line."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The MCP boundary: the only package that imports ``mcp``.
 
-It validates nothing itself beyond routing (the domain's operations check their contracts),
-delegates to :mod:`automium.api`, shapes MCP results and converts domain errors. If the SDK
-changes, only this package changes.
+It validates nothing itself beyond routing, delegates each tool call to its row of
+:mod:`automium.capabilities` (which checks the input contract and runs the domain), shapes
+MCP results and converts domain errors. If the SDK changes, only this package changes.
 
 Importing the package imports nothing at all (not even ``typing``):
 ``python -m automium.mcp_server`` imports it before its ``__main__`` can tell the

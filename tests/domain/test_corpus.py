@@ -23,7 +23,7 @@ from automium.journeys.targets import matches
 from automium.journeys.tracking import open_route
 from automium.validation import check
 
-# --- the corpus of DESIGN.md "Corpus v1", written out ---------------------------------------
+# --- corpus v1, written out again by hand -----------------------------------------------------
 
 APPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "todo-mvc": ("static-bundle", ("forms", "list-editing", "keyboard", "local-storage")),
