@@ -36,8 +36,8 @@ test: $(STAMP) lint typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/python scripts/regen.py --check
-	$(BIN)/ruff check automium scripts tests benchmarks
-	$(BIN)/ruff format --check automium scripts tests benchmarks
+	$(BIN)/ruff check automium automium_build scripts tests benchmarks
+	$(BIN)/ruff format --check automium automium_build scripts tests benchmarks
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -19,6 +19,7 @@ BOUNDARY = PACKAGE / "mcp_server"
 FACADE = PACKAGE / "contracts.py"
 SDK_PACKAGES = frozenset({"mcp", "mcp_types", "anyio", "uvicorn", "starlette"})
 GENERATED = "automium_contracts"
+BUILD = ROOT / "automium_build"
 # The composition root may start the boundary; the domain may not reach it.
 ENTRYPOINTS = frozenset({PACKAGE / "cli.py"})
 _DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
@@ -91,6 +92,7 @@ def test_the_import_scanner_sees_every_way_of_importing(source: str, expected: s
 
 def test_the_scanner_has_files_to_look_at() -> None:
     assert FACADE in python_files(PACKAGE)
+    assert python_files(BUILD)
     assert python_files(BOUNDARY)
     assert python_files(ROOT / "tests")
 
@@ -113,9 +115,18 @@ def test_the_domain_never_imports_the_mcp_boundary() -> None:
 
 
 def test_only_the_contracts_facade_imports_the_generated_package() -> None:
-    everywhere = python_files(PACKAGE, ROOT / "tests", ROOT / "benchmarks", ROOT / "scripts")
+    everywhere = python_files(PACKAGE, BUILD, ROOT / "tests", ROOT / "benchmarks", ROOT / "scripts")
 
     assert offenders([p for p in everywhere if p != FACADE], frozenset({GENERATED})) == []
+
+
+def test_the_runtime_never_imports_the_build_package() -> None:
+    assert offenders(python_files(PACKAGE), frozenset({BUILD.name})) == []
+
+
+def test_the_build_package_never_imports_the_runtime() -> None:
+    # The build rewrites the models the runtime loads: it must run when they are stale.
+    assert offenders(python_files(BUILD, ROOT / "scripts"), frozenset({PACKAGE.name})) == []
 
 
 def test_the_contracts_facade_does_import_the_generated_package() -> None:
