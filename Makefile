@@ -13,7 +13,7 @@ COVERAGE_FLOOR := 93
 INTEROP := tests/interop
 NODE_STAMP := $(INTEROP)/node_modules/.installed
 
-.PHONY: demo test lint typecheck pytest regen lock bench clean interop-deps
+.PHONY: demo check test lint typecheck pytest regen lock bench clean interop-deps
 
 # Bytecode is compiled here, once: the server never writes it (it sets
 # sys.dont_write_bytecode before importing anything), so what is not compiled now would be
@@ -33,6 +33,13 @@ demo: $(STAMP)
 	$(BIN)/automium demo
 
 test: $(STAMP) lint typecheck pytest
+
+# The quick tier, for every edit: no test that starts a process, another client or a browser,
+# and no differential fuzzing
+# (markers in pyproject.toml). `make test` runs them all, with the linters and the type check.
+check: $(STAMP)
+	HYPOTHESIS_PROFILE=check $(BIN)/pytest -p no:cacheprovider -q \
+		-m "not subprocess and not interop and not browser and not fuzz"
 
 lint: $(STAMP)
 	$(BIN)/python scripts/regen.py --check

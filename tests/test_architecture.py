@@ -9,6 +9,7 @@ import ast
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -58,11 +59,17 @@ def imports(source: str, module: str = "") -> Iterator[tuple[int, str]]:
             yield node.lineno, node.args[0].value
 
 
+@cache
+def imports_of(path: Path) -> tuple[tuple[int, str], ...]:
+    # Each rule scans most of the repository again: parse each file once.
+    return tuple(imports(path.read_text("utf-8"), module_of(path)))
+
+
 def offenders(files: list[Path], forbidden: frozenset[str]) -> list[str]:
     """``file:line imports name`` for every import of a forbidden top-level package."""
     found = []
     for path in files:
-        for line, name in imports(path.read_text("utf-8"), module_of(path)):
+        for line, name in imports_of(path):
             if any(name == f or name.startswith(f + ".") for f in forbidden):
                 found.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
     return sorted(set(found))
@@ -133,6 +140,7 @@ def test_the_contracts_facade_does_import_the_generated_package() -> None:
     assert offenders([FACADE], frozenset({GENERATED}))
 
 
+@pytest.mark.subprocess
 def test_importing_the_capability_and_prompt_tables_loads_no_mcp_module() -> None:
     code = (
         "import automium.capabilities, automium.guidance, sys; "

@@ -59,6 +59,7 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.subprocess
 def test_regenerating_gives_the_committed_bytes_and_removes_a_stale_module(
     regen_copy: tuple[ModuleType, Path],
 ) -> None:
@@ -70,6 +71,7 @@ def test_regenerating_gives_the_committed_bytes_and_removes_a_stale_module(
     assert _snapshot(package) == committed  # the same bytes as the run that wrote them
 
 
+@pytest.mark.subprocess
 def test_check_fails_with_a_diff_of_each_drift_and_writes_nothing(
     regen_copy: tuple[ModuleType, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -102,6 +104,7 @@ def test_check_fails_with_a_diff_of_each_drift_and_writes_nothing(
     ],
     ids=["invalid-json", "invalid-schema", "unknown-ref"],
 )
+@pytest.mark.subprocess
 def test_an_invalid_contract_is_named_with_the_reason_and_no_traceback(
     regen_copy: tuple[ModuleType, Path],
     capsys: pytest.CaptureFixture[str],

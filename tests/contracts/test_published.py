@@ -111,6 +111,7 @@ def _documents(contract: str, output: bool) -> st.SearchStrategy[Any]:
     return st.one_of(generated, seeds, mutated(seeds))
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("contract", INPUTS)
 @DIFFERENTIAL
 @given(data=st.data())
@@ -128,6 +129,7 @@ def test_a_published_input_schema_judges_every_document_as_its_contract_does(
         assert outside == [], "the published schema accepts what the contract refuses"
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("contract", OUTPUTS)
 @DIFFERENTIAL
 @given(data=st.data())
@@ -249,6 +251,7 @@ def _answers(contract: str) -> list[Any]:
     return _examples(contract) + _outputs(contract)
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize(
     ("contract", "published", "seeds"),
     [

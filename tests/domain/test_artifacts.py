@@ -244,7 +244,6 @@ _SEGMENTS = st.from_regex(r"[A-Za-z0-9_-]([A-Za-z0-9._~-]{0,11}[A-Za-z0-9_~-])?"
 def _stays_inside_and_is_canonical(path: str) -> None:
     if path_problem(path, "/x") is None:
         assert posixpath.normpath(posixpath.join("root", path)) == "root/" + path
-        assert ("root/" + path).startswith("root/")
 
 
 @given(st.text())

@@ -16,9 +16,12 @@ from automium.benchmark import REPETITIONS_CAP
 from automium.capabilities import COMPARE_PLANNERS
 from automium.contracts import bundled_schema
 from automium.errors import AutomiumError
+from tests.conftest import fixed
 
 PROMPT = guidance.find("compare_planner_backends")
-PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(
+    max_examples=fixed(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 _SPACE = st.sampled_from(["", " ", "  ", "\t"])
 _NAME = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._-]{0,12}", fullmatch=True)
