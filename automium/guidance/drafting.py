@@ -8,7 +8,7 @@ from automium import contracts, corpus
 from automium.contracts import Fixture, bundled_schema
 from automium.corpus.outline import outline
 from automium.corpus.pages import page
-from automium.guidance import Arguments, accepted_as
+from automium.guidance.arguments import Arguments, accepted_as
 
 
 def _bullets(items: list[str]) -> str:

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from automium.capabilities import BY_NAME, CAPABILITIES
-from automium.contracts import bundled_schema, to_document, tool_input_schema, tool_output_schema
+from automium.contracts import bundled_schema, tool_input_schema, tool_output_schema
 from tests.cases import TOOLS
 from tests.conftest import examples
 from tests.contracts.invalid import EXAMPLES
@@ -94,7 +94,7 @@ def _examples(contract: str) -> list[Any]:
 def _outputs(contract: str) -> list[Any]:
     """What the tools answer that give ``contract``, for every success case."""
     return [
-        to_document(BY_NAME[name].run(arguments))
+        BY_NAME[name].answer(arguments)[1]
         for name, cases in TOOLS.items()
         if BY_NAME[name].output_contract == contract
         for arguments in cases.successes.values()
