@@ -121,6 +121,13 @@ def test_the_domain_never_imports_the_mcp_boundary() -> None:
     assert offenders(domain, frozenset({"automium.mcp_server"})) == []
 
 
+def test_nothing_in_the_package_imports_the_command_that_starts_it() -> None:
+    # The entry point sits on top: `python -m automium.mcp_server` starts the server itself.
+    beneath = [p for p in python_files(PACKAGE) if p not in ENTRYPOINTS]
+
+    assert offenders(beneath, frozenset({"automium.cli"})) == []
+
+
 def test_only_the_contracts_facade_imports_the_generated_package() -> None:
     everywhere = python_files(PACKAGE, BUILD, ROOT / "tests", ROOT / "benchmarks", ROOT / "scripts")
 
