@@ -6,6 +6,7 @@ operations loads no MCP module. Each check names the offending file:line."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -165,3 +166,33 @@ def test_importing_the_capability_and_prompt_tables_loads_no_mcp_module() -> Non
 
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout == "[]\n"
+
+
+# --- the map of docs/architecture.md --------------------------------------------------------
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+# Sections about packages still to come name paths that do not exist yet.
+_TO_COME = ("## Real apps and hosting", "## Execution", "## Export")
+
+
+def named_paths(text: str) -> list[str]:
+    """The repository paths ``text`` names in backticks (``automium/…``, ``tests/…``, a file
+    name with an extension), placeholders such as ``<app>`` aside."""
+    found = re.findall(r"`([A-Za-z_][\w./-]*(?:/|\.(?:py|md|json|aria|toml)))`", text)
+    return [path for path in found if "/" in path or path.count(".") == 1]
+
+
+def test_every_path_the_architecture_names_exists() -> None:
+    sections = re.split(r"(?m)^(?=## )", ARCHITECTURE.read_text("utf-8"))
+    current = [s for s in sections if not s.startswith(_TO_COME)]
+    names = {p.name for folder in (PACKAGE, ROOT / "tests") for p in folder.rglob("*")}
+    missing = [
+        path
+        for path in named_paths("".join(current))
+        if not (ROOT / path).exists()
+        and not (PACKAGE / path).exists()  # `mcp_server/tools.py`, inside the package
+        and not ("/" not in path and path in names)  # `tools.py`, named in its context
+    ]
+
+    assert named_paths("".join(current)), "the scanner found no path"
+    assert missing == []
