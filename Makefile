@@ -34,9 +34,9 @@ demo: $(STAMP)
 
 test: $(STAMP) lint typecheck pytest
 
-# The quick tier, for every edit: no test that starts a process, another client or a browser,
-# and no differential fuzzing
-# (markers in pyproject.toml). `make test` runs them all, with the linters and the type check.
+# The quick tier, for every edit (~25 s of CPU): no test that starts a process, another client
+# or a browser, and no differential fuzzing (markers in pyproject.toml). `make test` runs them
+# all, with the linters and the type check.
 check: $(STAMP)
 	HYPOTHESIS_PROFILE=check $(BIN)/pytest -p no:cacheprovider -q \
 		-m "not subprocess and not interop and not browser and not fuzz"
