@@ -6,9 +6,9 @@ import json
 
 from automium import contracts, corpus
 from automium.contracts import Fixture, bundled_schema
-from automium.corpus.outline import outline
+from automium.corpus.aria_text import aria_text
 from automium.corpus.pages import page
-from automium.guidance import Arguments, accepted_as
+from automium.guidance.arguments import Arguments, accepted_as
 
 
 def _bullets(items: list[str]) -> str:
@@ -45,7 +45,7 @@ def _pages(app_id: str, fixture: Fixture) -> str:
             blocks.append(f"\n\nroute {route.id}: opening it lands on {to.to} ({to.reason})")
             continue
         view = page(app_id, route.id).view(fixture, None)
-        blocks.append(f"\n\nroute {route.id} ({route.path}): {route.title}\n{outline(view)}")
+        blocks.append(f"\n\nroute {route.id} ({route.path}): {route.title}\n{aria_text(view)}")
     return "".join(blocks)
 
 
