@@ -17,10 +17,7 @@ NODE_STAMP := $(INTEROP)/node_modules/.installed
 EXPORT_NODE := tests/export
 EXPORT_STAMP := $(EXPORT_NODE)/node_modules/.installed
 
-# The browser the tests launch, the first of: one already here (AUTOMIUM_CHROMIUM, or
-# chromium-headless-shell / chromium on PATH); Debian's chromium-headless-shell when root with
-# apt; Playwright's own build. automium/execution/chromium.py finds it the same way.
-.PHONY: demo test lint browser typecheck pytest regen lock bench clean interop-deps export-deps
+.PHONY: demo check test lint browser typecheck pytest regen lock bench clean interop-deps export-deps
 
 # Bytecode is compiled here, once: the server never writes it (it sets
 # sys.dont_write_bytecode before importing anything), so what is not compiled now would be
@@ -41,10 +38,17 @@ demo: $(STAMP)
 
 test: $(STAMP) browser lint typecheck pytest
 
+# The quick tier, for every edit (~25 s of CPU): no test that starts a process, another client
+# or a browser, and no differential fuzzing (markers in pyproject.toml). `make test` runs them
+# all, with the linters and the type check.
+check: $(STAMP)
+	HYPOTHESIS_PROFILE=check $(BIN)/pytest -p no:cacheprovider -q \
+		-m "not subprocess and not interop and not browser and not fuzz"
+
 lint: $(STAMP)
 	$(BIN)/python scripts/regen.py --check
-	$(BIN)/ruff check automium scripts tests benchmarks
-	$(BIN)/ruff format --check automium scripts tests benchmarks
+	$(BIN)/ruff check automium automium_build scripts tests benchmarks
+	$(BIN)/ruff format --check automium automium_build scripts tests benchmarks
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

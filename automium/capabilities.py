@@ -1,29 +1,26 @@
 """The v1 capabilities: one row per tool, and the only list of them.
 
-A row names the tool, its title and description, its input and output contracts, the
-domain function that runs it and its one-line summary. The MCP boundary derives
-``tools/list`` and ``tools/call`` from these rows, adapters and scripts call
-:meth:`Capability.run`, and the tests build their tables from :data:`CAPABILITIES`: adding
-a tool means adding a row here (and its cases to ``tests/cases.py``).
+A row names the tool, its title and description, its input and output contracts, its
+handler and its one-line summary. The MCP boundary derives ``tools/list`` and
+``tools/call`` from these rows, and the tests build their tables from
+:data:`CAPABILITIES`: adding a tool means adding a row here (and its cases to
+``tests/cases.py``).
 
-Importing this module is cheap: a row names its domain function as ``"module:function"``
-and imports it on the first call, so an MCP session can list its tools without loading the
-domain. ``tests/domain/test_capabilities.py`` checks that every named function exists and
-takes and returns the models of the row's contracts.
+Every handler has one shape: it takes the arguments of a call, checked against the input
+limits (:mod:`automium.limits`), checks them against its input contract and returns the
+output document, as the wire spells it. :meth:`Capability.answer` is the one way to run a
+tool, for the server and the tests alike.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from automium import contracts
-from automium.contracts import to_document
 from automium.errors import AutomiumError, quoted
 from automium.limits import check_arguments
 from automium.modeled import NOT_EXECUTED
@@ -35,79 +32,37 @@ if TYPE_CHECKING:
         BenchmarkReport,
         FixtureCatalog,
         JourneyCompilation,
-        ListAppsInput,
-        ListFixturesInput,
         ReplaySummary,
-        ReplaySummaryInput,
         RunSubmission,
     )
 
-In = TypeVar("In")
 Out = TypeVar("Out", bound=BaseModel)
+Document = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
-class Capability(Generic[In, Out]):
-    """One tool: what it is called, what it takes and returns, and what runs it."""
+class Capability(Generic[Out]):
+    """One tool: what it is called, what it takes and returns, and what runs it. ``Out`` is
+    the model of its output contract, for a caller that reads an answer through it."""
 
     name: str
     title: str
     description: str
     input_contract: str
     output_contract: str
-    handler: str
-    """The domain function, ``"package:function"``, taking ``In`` and returning ``Out``. A
-    package, never one of its modules: the warm-up thread may be importing the package
-    while a first call resolves its handler, and only a package's import makes the other
-    thread wait for it to finish (a module imported on its own can meet the package's
-    import half-done)."""
+    handler: Callable[[object], Document]
+    """Checks the arguments against the input contract and returns the output document;
+    raises :class:`~automium.errors.AutomiumError` for any input it refuses."""
     summary: Callable[[Mapping[str, Any]], str]
     """The one-line summary of an output document, for the text content of an answer."""
     cacheable: bool = False
     """The output depends only on the arguments and the checked-in corpus."""
-    takes_document: bool = False
-    """The handler gets the raw arguments and checks them against the contract itself (a
-    journey is checked against its contract and the corpus in one pass)."""
-    document_handler: str | None = None
-    """For a domain that builds its output document itself: the function (``"package:
-    function"``, as ``handler``) that returns that document, exactly what the handler's
-    model dumps to. :meth:`answer` calls it instead of
-    building the model and dumping it again (half of what a compile spent after its checks).
-    The tests hold both to the output contract and to each other."""
 
-    def run(self, arguments: object) -> Out:
-        """Check ``arguments`` (limits, then the input contract) and run the domain function.
-
-        Raises :class:`~automium.errors.AutomiumError` for any input it refuses.
-        """
-        return self.function()(cast(In, self._request(arguments)))
-
-    def _request(self, arguments: object) -> object:
+    def answer(self, arguments: object) -> tuple[str, Document]:
+        """The summary line and the output document of a call. Raises
+        :class:`~automium.errors.AutomiumError` for any input it refuses."""
         check_arguments(arguments)  # size and depth first: bounds the work of everything after
-        return arguments if self.takes_document else _parse(self.input_contract, arguments)
-
-    def function(self) -> Callable[[In], Out]:
-        return cast(Callable[[In], Out], resolve(self.handler))
-
-    def prepare(self) -> None:
-        """Load what this tool's first call would: its domain modules, and the checks and
-        models of its contracts. Nothing is computed that a call would not reuse."""
-        # Packages, not their modules (see ``handler``): a call may be importing them.
-        from automium import validation  # noqa: PLC0415 - loaded on first use
-        from automium.contracts import model_for  # noqa: PLC0415
-
-        self.function()
-        for contract in (self.input_contract, self.output_contract):
-            validation.checking.validator(contract)
-            model_for(contract)
-
-    def answer(self, arguments: object) -> tuple[str, dict[str, Any]]:
-        """The summary line and the output document of a call (:meth:`run`'s output, as the
-        wire spells it). Raises as :meth:`run` does."""
-        if self.document_handler is None:
-            document = to_document(self.run(arguments))
-        else:
-            document = resolve(self.document_handler)(self._request(arguments))
+        document = self.handler(arguments)
         return self.summarize(document), document
 
     def summarize(self, document: Mapping[str, Any]) -> str:
@@ -116,39 +71,80 @@ class Capability(Generic[In, Out]):
         return f"{line} {NOT_EXECUTED}" if document.get("modeled") else line
 
 
-@cache
-def resolve(handler: str) -> Callable[..., Any]:
-    """The function named ``"module:function"``, imported once."""
-    module, _, function = handler.partition(":")
-    resolved: Callable[..., Any] = getattr(importlib.import_module(module), function)
-    return resolved
+# The handlers import the domain when first called: importing it with this table, which
+# tools/list needs, would add the domain's import (about 25% of the SDK's own, measured
+# with -X importtime on 2026-12-03) to every session's cold start, whose budget is 1.10x a
+# bare server (importing only the models at start-up already measured 1.12x bare).
 
 
-def _parse(contract: str, arguments: object) -> BaseModel:
-    from automium import corpus  # noqa: PLC0415 - the corpus loads on the first call
+def _parsed(contract: str, arguments: object) -> Any:
+    """``arguments`` as the model of ``contract``, or every problem against it."""
+    from automium import corpus  # noqa: PLC0415 - see above
     from automium.contracts import model_for  # noqa: PLC0415
     from automium.validation import parse  # noqa: PLC0415
 
     return parse(contract, arguments, model_for(contract), corpus.vocabularies())
 
 
-Document = Mapping[str, Any]
+def _list_apps(arguments: object) -> Document:
+    from automium import corpus  # noqa: PLC0415
+
+    return contracts.to_document(corpus.list_apps(_parsed("list-apps-input.v1", arguments)))
 
 
-def _ids(items: list[Document]) -> str:
+def _list_fixtures(arguments: object) -> Document:
+    from automium import corpus  # noqa: PLC0415
+
+    request = _parsed("list-fixtures-input.v1", arguments)
+    return contracts.to_document(corpus.list_fixtures(request))
+
+
+def _compile_journey(arguments: object) -> Document:
+    # The journey is checked against its contract, the corpus and its pages in one pass.
+    from automium.journeys import compilation_document  # noqa: PLC0415
+
+    return compilation_document(arguments)
+
+
+def _create_run_submission(arguments: object) -> Document:
+    from automium.runs import create_run_submission  # noqa: PLC0415
+
+    return contracts.to_document(create_run_submission(arguments))
+
+
+def _replay_summary(arguments: object) -> Document:
+    from automium.replay import replay_summary  # noqa: PLC0415
+
+    request = _parsed("replay-summary-input.v1", arguments)
+    return contracts.to_document(replay_summary(request))
+
+
+def _build_manifest(arguments: object) -> Document:
+    from automium.artifacts import build_manifest  # noqa: PLC0415
+
+    return contracts.to_document(build_manifest(arguments))
+
+
+def _compare_planners(arguments: object) -> Document:
+    from automium.benchmark import report_document  # noqa: PLC0415
+
+    return report_document(arguments)
+
+
+def _ids(items: list[Mapping[str, Any]]) -> str:
     return ", ".join(str(item["id"]) for item in items)
 
 
-def _apps_line(catalog: Document) -> str:
+def _apps_line(catalog: Mapping[str, Any]) -> str:
     apps = catalog["apps"]
     return f"{len(apps)} apps in corpus {catalog['corpusVersion']}: {_ids(apps)}."
 
 
-def _fixtures_line(catalog: Document) -> str:
+def _fixtures_line(catalog: Mapping[str, Any]) -> str:
     return f"{len(catalog['fixtures'])} fixtures: {_ids(catalog['fixtures'])}."
 
 
-def _compilation_line(compilation: Document) -> str:
+def _compilation_line(compilation: Mapping[str, Any]) -> str:
     line = (
         f"Journey {compilation['journeyId']} is valid: {compilation['stepCount']} steps, "
         f"{compilation['assertionCount']} assertions, "
@@ -161,7 +157,7 @@ def _compilation_line(compilation: Document) -> str:
     return f"{line} Exported as {names}, to save and run: nothing was run or written."
 
 
-def _submission_line(submission: Document) -> str:
+def _submission_line(submission: Mapping[str, Any]) -> str:
     timeline = submission["timeline"]
     return (
         f"Modeled run {submission['runId']} of {submission['journeyId']}: "
@@ -170,7 +166,7 @@ def _submission_line(submission: Document) -> str:
     )
 
 
-def _replay_line(summary: Document) -> str:
+def _replay_line(summary: Mapping[str, Any]) -> str:
     kinds = ", ".join(summary["requiredArtifactKinds"])
     line = f"Replay summary for {summary['runId']} ({summary['verdict']}): needs {kinds}."
     digest = summary.get("digest")
@@ -181,7 +177,7 @@ def _replay_line(summary: Document) -> str:
     return f"{line} The events point to {found['failureClass']}{step}: {found['rule']}."
 
 
-def _manifest_line(manifest: Document) -> str:
+def _manifest_line(manifest: Mapping[str, Any]) -> str:
     line = f"Artifact manifest for {manifest['runId']}: {len(manifest['entries'])} entries"
     if manifest.get("missingKinds") is None:
         return line + "."
@@ -189,7 +185,7 @@ def _manifest_line(manifest: Document) -> str:
     return f"{line}; missing for the verdict: {missing}."
 
 
-def _comparison_line(report: Document) -> str:
+def _comparison_line(report: Mapping[str, Any]) -> str:
     # The verdict's words are in the document: the line names the leaders only, so a text
     # client reads it at a glance and the answer does not carry the verdict twice.
     trials = report["trialCount"]
@@ -212,18 +208,18 @@ def _comparison_line(report: Document) -> str:
     return line
 
 
-LIST_APPS: Capability[ListAppsInput, AppCatalog] = Capability(
+LIST_APPS: Capability[AppCatalog] = Capability(
     name="automium_list_apps",
     title="List benchmark apps",
     description="List the apps of Automium's owned benchmark corpus with their route manifests. "
     "Use it first, to pick an app and its route ids.",
     input_contract="list-apps-input.v1",
     output_contract="app-catalog.v1",
-    handler="automium.corpus:list_apps",
+    handler=_list_apps,
     summary=_apps_line,
     cacheable=True,
 )
-LIST_FIXTURES: Capability[ListFixturesInput, FixtureCatalog] = Capability(
+LIST_FIXTURES: Capability[FixtureCatalog] = Capability(
     name="automium_list_fixtures",
     title="List benchmark fixtures",
     description="List the corpus fixtures (of one app, or all) with their environment profiles, "
@@ -231,11 +227,11 @@ LIST_FIXTURES: Capability[ListFixturesInput, FixtureCatalog] = Capability(
     "fixtureId and environmentProfileId.",
     input_contract="list-fixtures-input.v1",
     output_contract="fixture-catalog.v1",
-    handler="automium.corpus:list_fixtures",
+    handler=_list_fixtures,
     summary=_fixtures_line,
     cacheable=True,
 )
-COMPILE_JOURNEY: Capability[object, JourneyCompilation] = Capability(
+COMPILE_JOURNEY: Capability[JourneyCompilation] = Capability(
     name="automium_compile_journey",
     title="Validate and compile a journey",
     description="Check a journey against the corpus and the pages of its fixture, step by step, "
@@ -243,12 +239,10 @@ COMPILE_JOURNEY: Capability[object, JourneyCompilation] = Capability(
     "its JSON path and allowed values. Runs nothing.",
     input_contract="journey.v1",
     output_contract="journey-compilation.v1",
-    handler="automium.journeys:compile_journey",
+    handler=_compile_journey,
     summary=_compilation_line,
-    takes_document=True,
-    document_handler="automium.journeys:compilation_document",
 )
-CREATE_RUN_SUBMISSION: Capability[object, RunSubmission] = Capability(
+CREATE_RUN_SUBMISSION: Capability[RunSubmission] = Capability(
     name="automium_create_run_submission",
     title="Model a run submission",
     description="Model a run of a journey with a planner: a deterministic run id, the journey's "
@@ -256,11 +250,10 @@ CREATE_RUN_SUBMISSION: Capability[object, RunSubmission] = Capability(
     "failing variant with failure). Nothing is queued or executed.",
     input_contract="run-submission-input.v1",
     output_contract="run-submission.v1",
-    handler="automium.runs:create_run_submission",
+    handler=_create_run_submission,
     summary=_submission_line,
-    takes_document=True,
 )
-GET_REPLAY_SUMMARY: Capability[ReplaySummaryInput, ReplaySummary] = Capability(
+GET_REPLAY_SUMMARY: Capability[ReplaySummary] = Capability(
     name="automium_get_replay_summary",
     title="Summarise a run's replay",
     description="Summarise a run from what you supply: the artifact kinds its verdict needs and "
@@ -268,10 +261,10 @@ GET_REPLAY_SUMMARY: Capability[ReplaySummaryInput, ReplaySummary] = Capability(
     "failure's class. Reads no file.",
     input_contract="replay-summary-input.v1",
     output_contract="replay-summary.v1",
-    handler="automium.replay:replay_summary",
+    handler=_replay_summary,
     summary=_replay_line,
 )
-GET_ARTIFACT_MANIFEST: Capability[object, ArtifactManifest] = Capability(
+GET_ARTIFACT_MANIFEST: Capability[ArtifactManifest] = Capability(
     name="automium_get_artifact_manifest",
     title="Build an artifact manifest",
     description="Build a run's artifact manifest from entries you supply: kinds from the "
@@ -279,11 +272,10 @@ GET_ARTIFACT_MANIFEST: Capability[object, ArtifactManifest] = Capability(
     "verdict, the kinds missing. Reads, writes and uploads no file.",
     input_contract="artifact-manifest-input.v1",
     output_contract="artifact-manifest.v1",
-    handler="automium.artifacts:build_manifest",
+    handler=_build_manifest,
     summary=_manifest_line,
-    takes_document=True,
 )
-COMPARE_PLANNERS: Capability[object, BenchmarkReport] = Capability(
+COMPARE_PLANNERS: Capability[BenchmarkReport] = Capability(
     name="automium_compare_planners",
     title="Compare planner backends",
     description="Compare planner backends on reference journeys or your own: per planner, pass "
@@ -292,13 +284,11 @@ COMPARE_PLANNERS: Capability[object, BenchmarkReport] = Capability(
     "modeled (no planner is called) unless you give recorded ones.",
     input_contract="compare-planners-input.v1",
     output_contract="benchmark-report.v1",
-    handler="automium.benchmark:compare_planners",
+    handler=_compare_planners,
     summary=_comparison_line,
-    takes_document=True,
-    document_handler="automium.benchmark:report_document",
 )
 
-CAPABILITIES: tuple[Capability[Any, Any], ...] = (
+CAPABILITIES: tuple[Capability[Any], ...] = (
     LIST_APPS,
     LIST_FIXTURES,
     COMPILE_JOURNEY,
@@ -309,10 +299,10 @@ CAPABILITIES: tuple[Capability[Any, Any], ...] = (
 )
 """Every v1 tool, in the order ``tools/list`` shows them."""
 
-BY_NAME: Mapping[str, Capability[Any, Any]] = {c.name: c for c in CAPABILITIES}
+BY_NAME: Mapping[str, Capability[Any]] = {c.name: c for c in CAPABILITIES}
 
 
-def find(name: str) -> Capability[Any, Any]:
+def find(name: str) -> Capability[Any]:
     """The capability called ``name``; an unknown name is ``unsupported_operation``."""
     capability = BY_NAME.get(name)
     if capability is None:

@@ -2,17 +2,12 @@
 ``export`` (a journey as a Playwright test file) and ``apps serve`` (the owned apps, for a
 person's browser: see ``automium.hosting.serving``).
 
-How ``serve`` ends, on both transports: SIGINT and SIGTERM stop it cleanly with exit code 0,
-as does stdin closing (stdio) or the client closing stdout (stdio, at the next write).
-Stopping on request is the normal end of a session (MCP's stdio shutdown is "close stdin,
-then SIGTERM"), so it is no failure and leaves no traceback; exit code 1 means the server
-could not serve (port taken), 2 a usage error.
+How ``serve`` ends is :mod:`automium.mcp_server.running`'s to say; exit code 2 is also a
+usage error.
 """
 
 from __future__ import annotations
 
-import logging
-import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -20,9 +15,6 @@ from automium import __version__
 
 if TYPE_CHECKING:
     import argparse
-
-_LOOPBACK = "127.0.0.1"
-_DEFAULT_PORT = 4200
 
 
 def _port(text: str) -> int:
@@ -53,6 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     # Imported here: what agents launch, `serve` with no option, starts without it.
     import argparse  # noqa: PLC0415
 
+    from automium.mcp_server.running import DEFAULT_PORT, LOOPBACK  # noqa: PLC0415
+
     parser = argparse.ArgumentParser(
         prog="automium", description="Automium v1: a model-only browser-QA MCP server."
     )
@@ -70,17 +64,17 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--http",
         action="store_true",
-        help=f"serve Streamable HTTP at http://{_LOOPBACK}:PORT/mcp instead of stdio",
+        help=f"serve Streamable HTTP at http://{LOOPBACK}:PORT/mcp instead of stdio",
     )
     serve.add_argument(
         "--host",
-        help=f"with --http: {_LOOPBACK} (default) or localhost, which binds {_LOOPBACK}; "
+        help=f"with --http: {LOOPBACK} (default) or localhost, which binds {LOOPBACK}; "
         "any other address is refused",
     )
     serve.add_argument(
         "--port",
         type=_port,
-        help=f"with --http: TCP port (default {_DEFAULT_PORT}); 0 picks a free one, "
+        help=f"with --http: TCP port (default {DEFAULT_PORT}); 0 picks a free one, "
         "printed on stderr",
     )
     serve.add_argument(
@@ -104,7 +98,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     apps_serve = apps.add_parser(
         "serve",
-        help=f"serve the owned apps on http://{_LOOPBACK}:PORT for your own browser; "
+        help=f"serve the owned apps on http://{LOOPBACK}:PORT for your own browser; "
         "prints each base URL",
     )
     apps_serve.add_argument("--app", help="serve this app only (default: every app)")
@@ -115,7 +109,7 @@ def _parser() -> argparse.ArgumentParser:
         "--port", type=_port, help="with one app: TCP port (default 0: a free one)"
     )
     apps_serve.add_argument(
-        "--host", help=f"{_LOOPBACK} (default) or localhost; any other address is refused"
+        "--host", help=f"{LOOPBACK} (default) or localhost; any other address is refused"
     )
     from automium.execution.command import add_parser as add_run  # noqa: PLC0415
 
@@ -127,14 +121,16 @@ def main(argv: list[str] | None = None) -> int:
     # Before anything is imported lazily below: a server never writes bytecode (the
     # install compiles it; what is stale is compiled in memory each time instead).
     sys.dont_write_bytecode = True
+    from automium.mcp_server.running import log_to_stderr, serve  # noqa: PLC0415
+
     if (sys.argv[1:] if argv is None else argv) == ["serve"]:
         # What agents launch, with nothing to parse: no parser is built (argparse is a few
         # ms of a cold start).
-        _log_to_stderr("WARNING")
-        return _serve(http=False, host=None, port=None, read_timeout=None)
+        log_to_stderr("WARNING")
+        return serve()
     parser = _parser()
     args = parser.parse_args(argv)
-    _log_to_stderr(args.log_level)
+    log_to_stderr(args.log_level)
     if args.command == "apps":
         from automium.hosting.serving import main as serve_apps  # noqa: PLC0415
 
@@ -143,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         http_options = (args.host, args.port, args.read_timeout)
         if not args.http and http_options != (None, None, None):
             parser.error("serve: --host, --port and --read-timeout need --http")
-        return _serve(args.http, *http_options)
+        return serve(args.http, *http_options)
     if args.command == "export":
         from automium.export.command import export_command  # noqa: PLC0415
 
@@ -155,45 +151,6 @@ def main(argv: list[str] | None = None) -> int:
     from automium.mcp_server.demo import run_demo  # noqa: PLC0415
 
     return run_demo(log_level=args.log_level)
-
-
-def _log_to_stderr(level: str) -> None:
-    # stderr only: on stdio, stdout belongs to JSON-RPC.
-    logging.basicConfig(
-        stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s"
-    )
-
-
-def _serve(http: bool, host: str | None, port: int | None, read_timeout: float | None) -> int:
-    # SIGTERM stops the server as SIGINT does (uvicorn and the stdio transport each take
-    # both over while they serve; this covers the start-up and the teardown around them).
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        if http:
-            return _serve_http(
-                host or _LOOPBACK, _DEFAULT_PORT if port is None else port, read_timeout
-            )
-        from automium.mcp_server.stdio import serve_stdio  # noqa: PLC0415 - keeps --version instant
-
-        serve_stdio()
-    except KeyboardInterrupt:
-        logging.getLogger("automium.mcp").info("stopped")
-    return 0
-
-
-def _serve_http(host: str, port: int, read_timeout: float | None) -> int:
-    from automium.mcp_server.http import RefusedHost, serve_http  # noqa: PLC0415
-
-    options = {} if read_timeout is None else {"read_timeout": read_timeout}
-    try:
-        serve_http(host, port, **options)
-    except RefusedHost as exc:
-        print(f"automium serve: error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"automium serve: error: cannot listen on port {port}: {exc}", file=sys.stderr)
-        return 1
-    return 0
 
 
 if __name__ == "__main__":

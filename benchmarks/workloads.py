@@ -24,7 +24,7 @@ ARTIFACT_ROOT = "artifacts/shop-lite/returning-buyer"
 
 def tool_inputs() -> dict[str, dict[str, Any]]:
     """One typical input per tool; the run ids come from the modeled run (deterministic)."""
-    run = to_document(BY_NAME["automium_create_run_submission"].run(RUN_SUBMISSION))
+    run = BY_NAME["automium_create_run_submission"].answer(RUN_SUBMISSION)[1]
     run_id, ref = run["runId"], run["artifactManifestRef"]
     replay = {"runId": run_id, "verdict": "failed", "retryCount": 1, "artifactManifestRef": ref}
     manifest = {"runId": run_id, "root": ARTIFACT_ROOT, "entries": ARTIFACT_ENTRIES}

@@ -4,7 +4,9 @@ Property tests without an explicit ``max_examples`` (the differential fuzzing of
 above all) run the profile's budget: a small one by default, so a developer runs the suite
 often, and the full fuzzing budget in CI (``CI=true``), derandomized so CI sees the same
 examples every run; slower properties cap it with :func:`examples`.
-``HYPOTHESIS_PROFILE=ci pytest`` runs the CI budget locally.
+``HYPOTHESIS_PROFILE=ci pytest`` runs the CI budget locally. ``make check``, the quick tier,
+runs the ``check`` profile: a few derandomized examples of every property, fixed budgets
+included (:func:`fixed`).
 """
 
 from __future__ import annotations
@@ -20,15 +22,22 @@ from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, Seri
 
 settings.register_profile("dev", max_examples=25)
 settings.register_profile("ci", max_examples=1500, derandomize=True, database=None)
-settings.load_profile(
-    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev")
+settings.register_profile("check", max_examples=10, derandomize=True, database=None)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or (
+    "ci" if os.environ.get("CI") == "true" else "dev"
 )
+settings.load_profile(PROFILE)
 
 
 def examples(at_most: int) -> int:
     """The profile's number of examples, capped for a property that needs fewer than the
     full fuzzing budget even in CI."""
     return min(settings().max_examples, at_most)
+
+
+def fixed(count: int) -> int:
+    """``count`` examples whatever the profile, but the quick tier's few under ``make check``."""
+    return examples(count) if PROFILE == "check" else count
 
 
 @pytest.fixture

@@ -15,14 +15,15 @@ from typing import Any
 import pytest
 
 from automium import corpus
-from automium.capabilities import BY_NAME
+from automium.capabilities import BY_NAME, COMPILE_JOURNEY
 from automium.contracts import to_document
-from automium.corpus.outline import outline
+from automium.corpus.aria_text import aria_text
 from automium.corpus.pages import page
-from automium.mcp_server.tools import wire_result
 from automium.validation import check
 from benchmarks import answers
+from benchmarks.answers import wire_result
 from benchmarks.workloads import JOURNEY, compare_input
+from tests.answers import answered
 from tests.filled import filled
 
 KB = 1_000
@@ -98,7 +99,7 @@ def _contained(part: Any, whole: Any) -> bool:
 
 
 def test_a_full_comparison_is_the_whole_report_and_the_default_a_part_of_it() -> None:
-    report = to_document(BY_NAME["automium_compare_planners"].run(_request(2)))
+    _, report = BY_NAME["automium_compare_planners"].answer(_request(2))
     default = _document(answers.compare(2))
     full = _document(answers.compare(2, detail="full"))
 
@@ -129,7 +130,7 @@ def test_detail_summary_is_the_default_answer() -> None:
 def test_a_full_compile_adds_the_graph_and_keeps_everything_the_default_says() -> None:
     default = _document(answers.compile_())
     full = _document(answers.compile_(detail="full"))
-    compilation = BY_NAME["automium_compile_journey"].run(JOURNEY)
+    compilation = answered(COMPILE_JOURNEY, JOURNEY)
     graph = filled(compilation.graph)
 
     assert "graph" not in default
@@ -227,7 +228,7 @@ def test_draft_journey_still_shows_every_name_and_text_of_every_page_it_shows(
     for route in corpus.get_app(fixture.app_id).routes:
         if route.id in redirected:
             continue
-        for line in outline(page(fixture.app_id, route.id).view(fixture, None)).splitlines():
+        for line in aria_text(page(fixture.app_id, route.id).view(fixture, None)).splitlines():
             item = line.strip().removeprefix("- ")
             if item.startswith("text: "):
                 assert item in text, (route.id, line)

@@ -1,13 +1,16 @@
-"""The dependency direction of DESIGN.md, checked statically: only the MCP boundary imports
-the SDK, only the contracts facade imports the generated package, and importing the domain's
+"""The one rule of docs/architecture.md (a module imports only from layers below its own),
+checked statically where it has been broken before: only the MCP boundary imports the SDK,
+only the contracts facade imports the generated package, and importing the domain's
 operations loads no MCP module. Each check names the offending file:line."""
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,7 @@ BOUNDARY = PACKAGE / "mcp_server"
 FACADE = PACKAGE / "contracts.py"
 SDK_PACKAGES = frozenset({"mcp", "mcp_types", "anyio", "uvicorn", "starlette"})
 GENERATED = "automium_contracts"
+BUILD = ROOT / "automium_build"
 # The composition root may start the boundary; the domain may not reach it.
 ENTRYPOINTS = frozenset({PACKAGE / "cli.py"})
 # The adapters that serve the owned apps and drive a browser: only they touch sockets,
@@ -60,11 +64,17 @@ def imports(source: str, module: str = "") -> Iterator[tuple[int, str]]:
             yield node.lineno, node.args[0].value
 
 
+@cache
+def imports_of(path: Path) -> tuple[tuple[int, str], ...]:
+    # Each rule scans most of the repository again: parse each file once.
+    return tuple(imports(path.read_text("utf-8"), module_of(path)))
+
+
 def offenders(files: list[Path], forbidden: frozenset[str]) -> list[str]:
     """``file:line imports name`` for every import of a forbidden top-level package."""
     found = []
     for path in files:
-        for line, name in imports(path.read_text("utf-8"), module_of(path)):
+        for line, name in imports_of(path):
             if any(name == f or name.startswith(f + ".") for f in forbidden):
                 found.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
     return sorted(set(found))
@@ -94,6 +104,7 @@ def test_the_import_scanner_sees_every_way_of_importing(source: str, expected: s
 
 def test_the_scanner_has_files_to_look_at() -> None:
     assert FACADE in python_files(PACKAGE)
+    assert python_files(BUILD)
     assert python_files(BOUNDARY)
     assert python_files(ROOT / "tests")
 
@@ -158,20 +169,36 @@ def test_the_adapters_never_import_the_mcp_boundary() -> None:
     assert offenders(adapters, frozenset({"automium.mcp_server", *SDK_PACKAGES})) == []
 
 
+def test_nothing_in_the_package_imports_the_command_that_starts_it() -> None:
+    # The entry point sits on top: `python -m automium.mcp_server` starts the server itself.
+    beneath = [p for p in python_files(PACKAGE) if p not in ENTRYPOINTS]
+
+    assert offenders(beneath, frozenset({"automium.cli"})) == []
+
+
 def test_only_the_contracts_facade_imports_the_generated_package() -> None:
-    everywhere = python_files(PACKAGE, ROOT / "tests", ROOT / "benchmarks", ROOT / "scripts")
+    everywhere = python_files(PACKAGE, BUILD, ROOT / "tests", ROOT / "benchmarks", ROOT / "scripts")
 
     assert offenders([p for p in everywhere if p != FACADE], frozenset({GENERATED})) == []
+
+
+def test_the_runtime_never_imports_the_build_package() -> None:
+    assert offenders(python_files(PACKAGE), frozenset({BUILD.name})) == []
+
+
+def test_the_build_package_never_imports_the_runtime() -> None:
+    # The build rewrites the models the runtime loads: it must run when they are stale.
+    assert offenders(python_files(BUILD, ROOT / "scripts"), frozenset({PACKAGE.name})) == []
 
 
 def test_the_contracts_facade_does_import_the_generated_package() -> None:
     assert offenders([FACADE], frozenset({GENERATED}))
 
 
+@pytest.mark.subprocess
 def test_starting_the_mcp_server_loads_no_browser_module() -> None:
     code = (
-        "import automium.mcp_server.server, automium.mcp_server.tools, sys; "
-        "from automium.mcp_server.warmup import _warm; _warm(); "
+        "import sys; from automium.mcp_server.server import build_server; build_server(); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'playwright' "
         "or m.startswith(('automium.hosting', 'automium.execution'))))"
     )
@@ -189,6 +216,7 @@ def test_starting_the_mcp_server_loads_no_browser_module() -> None:
     assert result.stdout == "[]\n"
 
 
+@pytest.mark.subprocess
 def test_importing_the_capability_and_prompt_tables_loads_no_mcp_module() -> None:
     code = (
         "import automium.capabilities, automium.guidance, sys; "
@@ -223,3 +251,33 @@ def test_the_exporter_imports_no_browser_no_hosting_and_no_server() -> None:
 
 def test_the_mcp_server_never_imports_the_export_command_which_writes_files() -> None:
     assert offenders(python_files(BOUNDARY), frozenset({"automium.export.command"})) == []
+
+
+# --- the map of docs/architecture.md --------------------------------------------------------
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+# Sections about packages still to come name paths that do not exist yet.
+_TO_COME = ("## Real apps and hosting", "## Execution", "## Export")
+
+
+def named_paths(text: str) -> list[str]:
+    """The repository paths ``text`` names in backticks (``automium/…``, ``tests/…``, a file
+    name with an extension), placeholders such as ``<app>`` aside."""
+    found = re.findall(r"`([A-Za-z_][\w./-]*(?:/|\.(?:py|md|json|aria|toml)))`", text)
+    return [path for path in found if "/" in path or path.count(".") == 1]
+
+
+def test_every_path_the_architecture_names_exists() -> None:
+    sections = re.split(r"(?m)^(?=## )", ARCHITECTURE.read_text("utf-8"))
+    current = [s for s in sections if not s.startswith(_TO_COME)]
+    names = {p.name for folder in (PACKAGE, ROOT / "tests") for p in folder.rglob("*")}
+    missing = [
+        path
+        for path in named_paths("".join(current))
+        if not (ROOT / path).exists()
+        and not (PACKAGE / path).exists()  # `mcp_server/tools.py`, inside the package
+        and not ("/" not in path and path in names)  # `tools.py`, named in its context
+    ]
+
+    assert named_paths("".join(current)), "the scanner found no path"
+    assert missing == []

@@ -11,8 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from automium import corpus
 from tests.cases import prompt_refusals, prompt_renders, tool_refusals, tool_successes
+
+pytestmark = pytest.mark.subprocess
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -26,6 +26,8 @@ from mcp import Client
 
 from automium.mcp_server.http import RefusedHost, check_host, security_settings
 
+pytestmark = pytest.mark.interop
+
 INTEROP = Path(__file__).parent / "interop"
 BASELINE = INTEROP / "conformance-baseline.yml"
 SHIM = INTEROP / "node20-fs-globsync.mjs"
@@ -203,7 +205,6 @@ def test_host_and_port_without_http_are_a_usage_error() -> None:
     assert "--http" in done.stderr
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     ("headers", "status"),
     [
@@ -221,14 +222,12 @@ def test_http_rejects_foreign_host_with_421_and_foreign_origin_with_403(
     assert _post(http_url, _INITIALIZE, headers) == status
 
 
-@pytest.mark.slow
 def test_http_accepts_localhost_as_host_and_origin(http_url: str) -> None:
     port = urlsplit(http_url).port
     headers = {"Host": f"localhost:{port}", "Origin": f"http://localhost:{port}"}
     assert _post(http_url, _INITIALIZE, headers) == 200
 
 
-@pytest.mark.slow
 @pytest.mark.anyio
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_an_sdk_client_initializes_and_lists_tools_over_http(
@@ -257,7 +256,6 @@ def ts_summary() -> dict[str, Any]:
 
 
 @needs_node
-@pytest.mark.slow
 def test_the_typescript_sdk_client_uses_every_tool_resource_and_prompt(
     ts_summary: dict[str, Any],
 ) -> None:
@@ -271,7 +269,6 @@ def test_the_typescript_sdk_client_uses_every_tool_resource_and_prompt(
 
 
 @needs_node
-@pytest.mark.slow
 def test_the_typescript_client_validator_ignores_no_output_schema_keyword(
     ts_summary: dict[str, Any],
 ) -> None:
@@ -285,7 +282,6 @@ def test_the_typescript_client_validator_ignores_no_output_schema_keyword(
 
 
 @needs_node
-@pytest.mark.slow
 @pytest.mark.xfail(
     strict=True,
     reason="TS SDK 1.x callTool validates structuredContent against outputSchema even when "
@@ -302,7 +298,6 @@ def test_a_typescript_sdk_application_can_read_a_tool_error_through_call_tool(
 
 
 @needs_node
-@pytest.mark.slow
 def test_the_inspector_strict_tools_list_reports_no_schema_portability_problem() -> None:
     done = _run_node(
         [
@@ -344,7 +339,6 @@ def _scenario_results(results: Path) -> dict[str, bool]:
 
 
 @needs_node
-@pytest.mark.slow
 def test_the_conformance_suite_fails_only_the_fixture_scenarios_of_the_baseline(
     http_url: str, tmp_path: Path
 ) -> None:

@@ -13,6 +13,9 @@ from types import ModuleType
 
 import pytest
 
+from automium.capabilities import CAPABILITIES
+from automium_build.package import TOOL_INPUTS, TOOL_OUTPUTS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -56,6 +59,7 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.subprocess
 def test_regenerating_gives_the_committed_bytes_and_removes_a_stale_module(
     regen_copy: tuple[ModuleType, Path],
 ) -> None:
@@ -67,6 +71,7 @@ def test_regenerating_gives_the_committed_bytes_and_removes_a_stale_module(
     assert _snapshot(package) == committed  # the same bytes as the run that wrote them
 
 
+@pytest.mark.subprocess
 def test_check_fails_with_a_diff_of_each_drift_and_writes_nothing(
     regen_copy: tuple[ModuleType, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -99,6 +104,7 @@ def test_check_fails_with_a_diff_of_each_drift_and_writes_nothing(
     ],
     ids=["invalid-json", "invalid-schema", "unknown-ref"],
 )
+@pytest.mark.subprocess
 def test_an_invalid_contract_is_named_with_the_reason_and_no_traceback(
     regen_copy: tuple[ModuleType, Path],
     capsys: pytest.CaptureFixture[str],
@@ -112,3 +118,13 @@ def test_an_invalid_contract_is_named_with_the_reason_and_no_traceback(
     err = capsys.readouterr().err
     assert expected in err
     assert "Traceback" not in err
+
+
+def test_regen_publishes_the_contracts_of_every_tool_and_no_other() -> None:
+    # The build cannot import the capability table (it rewrites the models that table's
+    # package loads), so it keeps its own list; a tool added to one must be in the other.
+    assert {c.input_contract for c in CAPABILITIES} == TOOL_INPUTS
+    assert {c.output_contract for c in CAPABILITIES} == TOOL_OUTPUTS
+    published = ROOT / "generated" / "automium_contracts"
+    assert {p.stem for p in (published / "tool-inputs").glob("*.json")} == TOOL_INPUTS
+    assert {p.stem for p in (published / "tool-outputs").glob("*.json")} == TOOL_OUTPUTS

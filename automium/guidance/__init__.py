@@ -1,23 +1,24 @@
 """The v1 prompts (guidance for an agent), one row each, and their argument completion.
 
 A row names the prompt, its title, description and arguments, and the domain function that
-renders its text (``"module:function"``, imported on first use, like a capability's). The
-MCP boundary derives ``prompts/list`` and ``prompts/get`` from these rows. Arguments arrive
-as strings; a missing, oversized or unusable one raises
-:class:`~automium.errors.AutomiumError` with a tool-error code.
+renders its text. The MCP boundary derives ``prompts/list`` and ``prompts/get`` from these
+rows (and imports this table on the first of them). Arguments arrive as strings; a missing,
+oversized or unusable one raises :class:`~automium.errors.AutomiumError` with a tool-error
+code.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
-from automium.capabilities import resolve
 from automium.contracts import ErrorCode
-from automium.errors import AutomiumError, Problem, quoted
+from automium.errors import AutomiumError, quoted
+from automium.guidance.arguments import Arguments
+from automium.guidance.comparing import compare_planner_backends
+from automium.guidance.debugging import debug_failed_run
+from automium.guidance.drafting import draft_journey
 
-Arguments = Mapping[str, str]
 MAX_ARGUMENT = 20_000
 """Characters of one prompt argument: prompt text is for a context window, not a dump."""
 
@@ -31,8 +32,8 @@ class Guide:
     description: str
     arguments: tuple[tuple[str, str], ...]
     """``(name, description)`` of each argument."""
-    renderer: str
-    """The function, ``"module:function"``, that turns checked arguments into the text."""
+    renderer: Callable[[Arguments], str]
+    """The function that turns checked arguments into the text."""
     optional: frozenset[str] = frozenset()
     """Arguments that may be left out (the others are required)."""
 
@@ -54,8 +55,7 @@ class Guide:
                     f"Argument {name!r} is {len(value)} characters long; the limit is "
                     f"{MAX_ARGUMENT}.",
                 )
-        render: Callable[[Arguments], str] = resolve(self.renderer)
-        return render(given)
+        return self.renderer(given)
 
 
 GUIDES: tuple[Guide, ...] = (
@@ -68,7 +68,7 @@ GUIDES: tuple[Guide, ...] = (
             ("fixtureId", "Fixture id of that app, e.g. shop-lite.returning-buyer."),
             ("goal", "What the user wants to achieve, in words."),
         ),
-        "automium.guidance.drafting:draft_journey",
+        draft_journey,
     ),
     Guide(
         "debug_failed_run",
@@ -83,7 +83,7 @@ GUIDES: tuple[Guide, ...] = (
             ("journeyRef", "Optional: the journey ref the run is bound to."),
             ("events", "Optional: replay events of the run, a JSON array (replay-event.v1)."),
         ),
-        "automium.guidance.debugging:debug_failed_run",
+        debug_failed_run,
         optional=frozenset({"retryCount", "journeyRef", "events"}),
     ),
     Guide(
@@ -95,41 +95,12 @@ GUIDES: tuple[Guide, ...] = (
             ("planners", "Comma-separated vendor/model pairs, e.g. anthropic/claude-sonnet-4."),
             ("repetitions", "Repetitions per journey, 1 to 100 (below 1 counts as 1)."),
         ),
-        "automium.guidance.comparing:compare_planner_backends",
+        compare_planner_backends,
     ),
 )
 """Every v1 prompt, in the order ``prompts/list`` shows them."""
 
 BY_NAME: Mapping[str, Guide] = {g.name: g for g in GUIDES}
-
-
-def accepted_as(
-    contract: str,
-    call: Mapping[str, Any],
-    rules: Callable[[], Iterable[Problem]] = tuple,
-) -> None:
-    """Refuse the prompt when the tool it leads to would refuse ``call``'s arguments.
-
-    ``call`` holds what the prompt's arguments become in the tool's input; it is checked
-    against the tool's own contract (so the prompt applies the same patterns and limits),
-    and problems the contract reports elsewhere (properties the prompt does not fill) are
-    ignored. When the contract accepts, ``rules`` gives the problems of the tool's domain
-    rules. A problem points at the prompt argument it comes from (``/appIds``, not
-    ``/appIds/1``: an argument is one string).
-    """
-    from automium import corpus  # noqa: PLC0415 - the corpus loads on first use
-    from automium.validation import check  # noqa: PLC0415
-
-    def ours(problems: Iterable[Problem]) -> list[Problem]:
-        return [
-            replace(p, path="/" + p.path.split("/")[1])
-            for p in problems
-            if p.path.split("/")[1:2] and p.path.split("/")[1] in call
-        ]
-
-    problems = ours(check(contract, dict(call), corpus.vocabularies())) or ours(rules())
-    if problems:
-        raise AutomiumError(problems)
 
 
 def find(name: str) -> Guide:

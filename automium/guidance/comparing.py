@@ -18,7 +18,7 @@ from automium.benchmark import (
 )
 from automium.contracts import ComparePlannersInput, ErrorCode
 from automium.errors import AutomiumError
-from automium.guidance import Arguments, accepted_as
+from automium.guidance.arguments import Arguments, accepted_as
 from automium.validation import to_model
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from automium.contracts import ErrorCode, ReplayEvent, ReplayLane, Verdict
 from automium.errors import AutomiumError
-from automium.guidance import Arguments, accepted_as
+from automium.guidance.arguments import Arguments, accepted_as
 from automium.limits import check_arguments
 from automium.replay import FAILURE_CLASSES, INSPECT_LANES, manifest_ref_problem, required_kinds
 from automium.replay.digest import digest

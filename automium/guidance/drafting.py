@@ -6,7 +6,7 @@ import json
 
 from automium import contracts, corpus
 from automium.contracts import Fixture, bundled_schema
-from automium.guidance import Arguments, accepted_as
+from automium.guidance.arguments import Arguments, accepted_as
 from automium.guidance.site import site
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from automium import corpus
 from automium.contracts import Fixture
-from automium.corpus.outline import outline
+from automium.corpus.aria_text import aria_text
 from automium.corpus.pages import page
 
 
@@ -124,7 +124,7 @@ def _routes(app_id: str, fixture: Fixture) -> list[_Route]:
             )
             continue
         view = page(app_id, route.id).view(fixture, None)
-        routes.append(_Route(where, _parts(compact(outline(view)))))
+        routes.append(_Route(where, _parts(compact(aria_text(view)))))
     return routes
 
 

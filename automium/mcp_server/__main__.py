@@ -1,4 +1,5 @@
-"""``python -m automium.mcp_server``: serve stdio, exactly like ``automium serve``."""
+"""``python -m automium.mcp_server``: serve stdio, as ``automium serve`` does (without its
+options)."""
 
 import sys
 
@@ -6,7 +7,8 @@ import sys
 # writes). Only the two package ``__init__`` modules, which import nothing, come before.
 sys.dont_write_bytecode = True
 
-from automium.cli import main  # noqa: E402
+from automium.mcp_server.running import log_to_stderr, serve  # noqa: E402
 
 if __name__ == "__main__":
-    raise SystemExit(main([*sys.argv[1:], "serve"]))
+    log_to_stderr("WARNING")
+    raise SystemExit(serve())

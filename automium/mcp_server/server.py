@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from mcp import MCPError, types
 from mcp.server import Server, ServerRequestContext
 
 from automium import __version__
-from automium.mcp_server import tools, warmup
+from automium.mcp_server import tools
 from automium.mcp_server.errors import internal_error
 
 log = logging.getLogger("automium.mcp")
@@ -33,7 +33,6 @@ INSTRUCTIONS = (
 async def _list_tools(
     _ctx: ServerRequestContext, _params: types.PaginatedRequestParams | None
 ) -> types.ListToolsResult:
-    warmup.start()  # while the agent reads the list, its first calls are made warm
     return tools.list_tools_result()
 
 
@@ -51,12 +50,9 @@ async def _call_tool(
     _ctx: ServerRequestContext, params: types.CallToolRequestParams
 ) -> types.CallToolResult:
     log.debug("tools/call %s", params.name)
-    result = _guarded(
-        f"tools/call {params.name[:100]}", tools.wire_result, params.name, params.arguments
+    return _guarded(
+        f"tools/call {params.name[:100]}", tools.call_result, params.name, params.arguments
     )
-    # The wire form, which the SDK's runner takes as it is (a handler may return a dict);
-    # its signature names only the model.
-    return cast(types.CallToolResult, result)
 
 
 async def _list_resources(

@@ -18,7 +18,7 @@ from automium.cli import _parser
 from automium.contracts import to_document
 from automium.execution import command
 from automium.execution.executor import Options, Outcome, run_journey
-from automium.mcp_server import build_server
+from automium.mcp_server.server import build_server
 from tests.browser.journeys import TIMEOUT_MS, built, reference, variant
 
 needs_todo = pytest.mark.skipif(not built("todo-mvc"), reason="app not built")

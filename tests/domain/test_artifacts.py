@@ -20,6 +20,7 @@ from automium.artifacts.manifest import CONTENT_TYPES
 from automium.capabilities import BY_NAME
 from automium.contracts import ArtifactManifest, ErrorCode, RunSubmission, to_document
 from automium.validation import check
+from tests.answers import answered
 from tests.cases import (
     FAILURE_CLASSES,
     MANIFEST,
@@ -59,7 +60,7 @@ def manifest_request(root: str = ROOT, entries: list[dict[str, Any]] | None = No
 
 
 def build(document: object) -> ArtifactManifest:
-    manifest = BUILD.run(document)
+    manifest = answered(BUILD, document)
     assert isinstance(manifest, ArtifactManifest)
     return manifest
 
@@ -98,7 +99,7 @@ def test_every_kind_of_the_vocabulary_is_accepted_with_the_media_type_its_extens
 def test_an_unknown_kind_is_refused_at_its_entry_with_the_nine_kinds_allowed() -> None:
     entries = [*GOOD_ENTRIES, entry("report.pdf", kind="pdf")]
 
-    problems = refused(BUILD.run, manifest_request(entries=entries))
+    problems = refused(BUILD.answer, manifest_request(entries=entries))
 
     assert [(p.code, p.path, p.allowed) for p in problems] == [
         (ErrorCode.INVALID_ARTIFACT_KIND, "/entries/2/kind", KINDS)
@@ -108,7 +109,7 @@ def test_an_unknown_kind_is_refused_at_its_entry_with_the_nine_kinds_allowed() -
 def test_a_path_used_twice_is_refused_at_its_second_use() -> None:
     entries = [*GOOD_ENTRIES, {**GOOD_ENTRIES[0], "sizeBytes": 1}]
 
-    assert refusal(BUILD.run, manifest_request(entries=entries)) == [
+    assert refusal(BUILD.answer, manifest_request(entries=entries)) == [
         (ErrorCode.INVALID_INPUT, "/entries/2/path")
     ]
 
@@ -162,14 +163,14 @@ BAD_PATHS: list[tuple[str, str]] = [
 def test_a_bad_entry_path_is_refused_at_that_entrys_index(path: str) -> None:
     entries = [*GOOD_ENTRIES, entry(path)]
 
-    assert refusal(BUILD.run, manifest_request(entries=entries)) == [
+    assert refusal(BUILD.answer, manifest_request(entries=entries)) == [
         (ErrorCode.INVALID_ARTIFACT_PATH, "/entries/2/path")
     ]
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, id=name) for name, p in BAD_PATHS])
 def test_a_bad_root_is_refused_by_the_same_rules(path: str) -> None:
-    assert refusal(BUILD.run, manifest_request(root=path)) == [
+    assert refusal(BUILD.answer, manifest_request(root=path)) == [
         (ErrorCode.INVALID_ARTIFACT_PATH, "/root")
     ]
 
@@ -191,7 +192,7 @@ def test_every_bad_entry_path_and_a_bad_root_are_reported_together() -> None:
         entry("c\\d"),
     ]
 
-    assert refusal(BUILD.run, manifest_request(root="~/artifacts", entries=entries)) == [
+    assert refusal(BUILD.answer, manifest_request(root="~/artifacts", entries=entries)) == [
         (ErrorCode.INVALID_ARTIFACT_PATH, "/entries/0/path"),
         (ErrorCode.INVALID_ARTIFACT_PATH, "/entries/3/path"),
         (ErrorCode.INVALID_INPUT, "/entries/4/path"),
@@ -203,7 +204,7 @@ def test_every_bad_entry_path_and_a_bad_root_are_reported_together() -> None:
 def test_every_contract_problem_of_the_entries_is_reported_together() -> None:
     entries = [entry("a" * 600), *GOOD_ENTRIES, entry("report.pdf", kind="pdf"), entry("")]
 
-    assert refusal(BUILD.run, manifest_request(entries=entries)) == [
+    assert refusal(BUILD.answer, manifest_request(entries=entries)) == [
         (ErrorCode.INVALID_ARTIFACT_PATH, "/entries/0/path"),
         (ErrorCode.INVALID_ARTIFACT_KIND, "/entries/3/kind"),
         (ErrorCode.INVALID_ARTIFACT_PATH, "/entries/4/path"),
@@ -244,7 +245,6 @@ _SEGMENTS = st.from_regex(r"[A-Za-z0-9_-]([A-Za-z0-9._~-]{0,11}[A-Za-z0-9_~-])?"
 def _stays_inside_and_is_canonical(path: str) -> None:
     if path_problem(path, "/x") is None:
         assert posixpath.normpath(posixpath.join("root", path)) == "root/" + path
-        assert ("root/" + path).startswith("root/")
 
 
 @given(st.text())
@@ -391,7 +391,7 @@ def test_the_artifacts_a_modeled_timeline_captures_are_a_manifest_that_covers_it
     # The chain an agent walks: the timeline's artifact events, as manifest entries, media
     # types included (the timeline must not write one the manifest would refuse).
     failure = {"failure": {"stepId": "pay", "failureClass": failure_class}}
-    run = RUN.run({**SUBMISSION, "includeEvents": True, **(failure if failure_class else {})})
+    run = answered(RUN, {**SUBMISSION, "includeEvents": True, **(failure if failure_class else {})})
     assert isinstance(run, RunSubmission)
     entries = [
         {k: e.payload[k] for k in ("kind", "path", "contentType")}
@@ -481,7 +481,7 @@ def test_a_content_type_that_contradicts_the_kind_or_extension_is_refused(
 ) -> None:
     entries = [*GOOD_ENTRIES, {"kind": kind, "path": path, "contentType": content_type}]
 
-    (problem,) = refused(BUILD.run, manifest_request(entries=entries))
+    (problem,) = refused(BUILD.answer, manifest_request(entries=entries))
 
     assert (problem.code, problem.path, problem.allowed) == (
         ErrorCode.CONTENT_TYPE_MISMATCH,
@@ -501,7 +501,7 @@ def test_a_content_type_that_contradicts_the_kind_or_extension_is_refused(
 def test_an_entry_whose_content_type_cannot_be_inferred_must_give_one(
     kind: str, path: str, allowed: tuple[str, ...]
 ) -> None:
-    (problem,) = refused(BUILD.run, manifest_request(entries=[{"kind": kind, "path": path}]))
+    (problem,) = refused(BUILD.answer, manifest_request(entries=[{"kind": kind, "path": path}]))
 
     assert (problem.code, problem.path, problem.allowed) == (
         ErrorCode.INVALID_INPUT,
@@ -526,7 +526,7 @@ def test_a_step_the_journey_lacks_is_refused_with_its_steps(journey: dict[str, A
         {"kind": "screenshot", "path": "steps/place/after.png", "stepId": "place"},
     ]
 
-    (problem,) = refused(BUILD.run, {**manifest_request(entries=entries), **journey})
+    (problem,) = refused(BUILD.answer, {**manifest_request(entries=entries), **journey})
 
     assert (problem.code, problem.path, problem.allowed) == (
         ErrorCode.UNKNOWN_STEP,
@@ -544,7 +544,7 @@ def test_without_a_journey_a_step_is_not_checked() -> None:
 def test_a_journey_id_that_names_no_reference_journey_is_refused() -> None:
     document = {**manifest_request(entries=SHOT_AND_LOG), "journeyId": "shop-lite.buy-two-mugs"}
 
-    (problem,) = refused(BUILD.run, document)
+    (problem,) = refused(BUILD.answer, document)
 
     assert (problem.code, problem.path) == (ErrorCode.UNKNOWN_JOURNEY, "/journeyId")
     assert WORKED_EXAMPLE in problem.allowed
@@ -554,7 +554,7 @@ def test_a_given_journey_is_refused_as_compile_refuses_it_under_journey() -> Non
     journey = reference_journey()
     journey["steps"][0] = {"id": "open-home", "intent": "navigate", "route": "admin"}
 
-    assert refusal(BUILD.run, {**manifest_request(), "journey": journey}) == [
+    assert refusal(BUILD.answer, {**manifest_request(), "journey": journey}) == [
         (ErrorCode.UNKNOWN_ROUTE, "/journey/steps/0/route")
     ]
 
@@ -568,7 +568,7 @@ def test_every_problem_of_the_entries_is_reported_at_once_in_path_order() -> Non
 
     document = {**manifest_request(entries=entries), "journeyId": WORKED_EXAMPLE}
 
-    assert refusal(BUILD.run, document) == [
+    assert refusal(BUILD.answer, document) == [
         (ErrorCode.CONTENT_TYPE_MISMATCH, "/entries/0/contentType"),
         (ErrorCode.INVALID_INPUT, "/entries/1/contentType"),
         (ErrorCode.UNKNOWN_STEP, "/entries/2/stepId"),
@@ -583,7 +583,7 @@ def test_a_manifest_with_missing_kinds_matches_its_snapshot(
 ) -> None:
     # The demo's manifest: the worked example's run, failed after one retry, with two of
     # the nine kinds that requires.
-    run = RUN.run(SUBMISSION)
+    run = answered(RUN, SUBMISSION)
     assert isinstance(run, RunSubmission)
     document = {
         **covering("failed", 1, SHOT_AND_LOG),

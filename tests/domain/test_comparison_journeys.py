@@ -15,6 +15,7 @@ from automium.contracts import BenchmarkReport, to_document, tool_input_schema
 from automium.errors import AutomiumError
 from automium.journeys import validate_journey
 from automium.validation import check
+from tests.answers import answered
 from tests.filled import filled
 
 CLAUDE = {"id": "claude", "vendor": "anthropic", "model": "claude-sonnet-4"}
@@ -45,7 +46,7 @@ def compare(**overrides: Any) -> BenchmarkReport:
         "journeys": [own_journey()],
         **overrides,
     }
-    return COMPARE_PLANNERS.run(arguments)
+    return answered(COMPARE_PLANNERS, arguments)
 
 
 def refusal(**overrides: Any) -> list[tuple[str, str]]:

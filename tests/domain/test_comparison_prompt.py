@@ -16,9 +16,13 @@ from automium.benchmark import REPETITIONS_CAP
 from automium.capabilities import COMPARE_PLANNERS
 from automium.contracts import bundled_schema
 from automium.errors import AutomiumError
+from tests.answers import answered
+from tests.conftest import fixed
 
 PROMPT = guidance.find("compare_planner_backends")
-PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(
+    max_examples=fixed(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 _SPACE = st.sampled_from(["", " ", "  ", "\t"])
 _NAME = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._-]{0,12}", fullmatch=True)
@@ -86,7 +90,7 @@ def test_the_prompts_ready_made_call_is_always_accepted_by_the_tool(
     if call is None:
         return
 
-    report = COMPARE_PLANNERS.run(call)  # raises AutomiumError if the tool refuses
+    report = answered(COMPARE_PLANNERS, call)  # raises AutomiumError if the tool refuses
 
     assert 1 <= call["repetitions"] <= REPETITIONS_CAP
     assert report.repetitions == call["repetitions"]
@@ -103,7 +107,7 @@ def test_the_property_reaches_calls_the_tool_accepts() -> None:
 
     assert call is not None
     assert call["repetitions"] == 1
-    assert COMPARE_PLANNERS.run(call).trial_count > 0
+    assert answered(COMPARE_PLANNERS, call).trial_count > 0
 
 
 @pytest.mark.parametrize("repetitions", [REPETITIONS_CAP + 1, 500, 10**30])
@@ -120,7 +124,7 @@ def test_repetitions_above_the_cap_are_refused_by_the_prompt_as_by_the_tool(
         "repetitions": repetitions,
     }
     with pytest.raises(AutomiumError) as by_tool:
-        COMPARE_PLANNERS.run(call)
+        answered(COMPARE_PLANNERS, call)
 
     expected = [("limit_exceeded", "/repetitions")]
     assert [(p.code.value, p.path) for p in by_prompt.value.problems] == expected
@@ -137,7 +141,7 @@ def test_repetitions_below_one_are_normalised_to_one_by_the_prompt_as_by_the_too
 
     assert call is not None
     assert call["repetitions"] == 1
-    assert COMPARE_PLANNERS.run({**call, "repetitions": int(repetitions)}).repetitions == 1
+    assert answered(COMPARE_PLANNERS, {**call, "repetitions": int(repetitions)}).repetitions == 1
 
 
 def test_the_contract_says_below_one_is_normalised_and_the_cap_is_its_maximum() -> None:

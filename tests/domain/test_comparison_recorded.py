@@ -13,6 +13,7 @@ from automium.capabilities import COMPARE_PLANNERS
 from automium.contracts import BenchmarkReport, PlannerReference, to_document
 from automium.errors import AutomiumError
 from automium.validation import check
+from tests.answers import answered
 from tests.filled import filled
 
 CLAUDE = {"id": "claude", "vendor": "anthropic", "model": "claude-sonnet-4"}
@@ -70,7 +71,7 @@ def compare(trials: list[dict[str, Any]], **overrides: Any) -> BenchmarkReport:
         "trials": trials,
         **overrides,
     }
-    return COMPARE_PLANNERS.run(arguments)
+    return answered(COMPARE_PLANNERS, arguments)
 
 
 def refusal(trials: list[dict[str, Any]], **overrides: Any) -> list[tuple[str, str]]:
@@ -221,13 +222,14 @@ def test_failing_steps_come_from_the_records_with_a_null_lane_when_not_recorded(
 
 def test_modeled_trials_fed_back_as_records_give_the_same_metrics_and_verdict() -> None:
     planners = [PlannerReference(**p) for p in (CLAUDE, GPT)]
-    modeled = COMPARE_PLANNERS.run(
+    modeled = answered(
+        COMPARE_PLANNERS,
         {
             "corpusVersion": "2026.1",
             "appIds": ["bank-sandbox"],
             "planners": [CLAUDE, GPT],
             "repetitions": 6,
-        }
+        },
     )
     records = [
         {

@@ -19,7 +19,7 @@ def prompt(fixture_id: str) -> str:
 
 
 def route_block(text: str, route_id: str) -> list[str]:
-    """The outline lines of one route in the prompt, indentation removed."""
+    """The ARIA text lines of one route in the prompt, indentation removed."""
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(f"route {route_id} "))
     end = next((i for i in range(start + 1, len(lines)) if not lines[i].strip()), len(lines))

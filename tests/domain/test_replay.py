@@ -27,6 +27,7 @@ from automium.contracts import (
 )
 from automium.replay import digest, event_problems, events_by_lane, order_events, required_kinds
 from automium.validation import check
+from tests.answers import answered
 from tests.cases import (
     MANIFEST_REF,
     PLANNER,
@@ -48,7 +49,7 @@ def summary_request(**overrides: Any) -> dict[str, Any]:
 
 
 def summarise(document: object) -> ReplaySummary:
-    summary = SUMMARY.run(document)
+    summary = answered(SUMMARY, document)
     assert isinstance(summary, ReplaySummary)
     return summary
 
@@ -96,7 +97,7 @@ def test_every_summary_names_the_replay_log_and_says_it_was_modeled(verdict: str
 
 
 def test_an_unknown_verdict_is_refused_with_the_allowed_verdicts() -> None:
-    (problem,) = refused(SUMMARY.run, summary_request(verdict="flaky"))
+    (problem,) = refused(SUMMARY.answer, summary_request(verdict="flaky"))
 
     assert (problem.code, problem.path, problem.allowed) == (
         ErrorCode.INVALID_INPUT,
@@ -107,7 +108,7 @@ def test_an_unknown_verdict_is_refused_with_the_allowed_verdicts() -> None:
 
 @pytest.mark.parametrize("retry_count", [-1, -1000])
 def test_negative_retries_are_refused(retry_count: int) -> None:
-    (problem,) = refused(SUMMARY.run, summary_request(retryCount=retry_count))
+    (problem,) = refused(SUMMARY.answer, summary_request(retryCount=retry_count))
 
     assert (problem.code, problem.path, problem.allowed) == (
         ErrorCode.INVALID_INPUT,
@@ -118,7 +119,7 @@ def test_negative_retries_are_refused(retry_count: int) -> None:
 
 @pytest.mark.parametrize("retry_count", [1.5, "2", True])
 def test_retries_that_are_no_integer_are_refused(retry_count: object) -> None:
-    assert refusal(SUMMARY.run, summary_request(retryCount=retry_count)) == [
+    assert refusal(SUMMARY.answer, summary_request(retryCount=retry_count)) == [
         (ErrorCode.INVALID_INPUT, "/retryCount")
     ]
 
@@ -126,7 +127,7 @@ def test_retries_that_are_no_integer_are_refused(retry_count: object) -> None:
 def test_a_manifest_ref_of_another_run_is_refused_with_the_runs_own_ref() -> None:
     document = summary_request(artifactManifestRef="artifacts:run/run-0000000000000000")
 
-    (problem,) = refused(SUMMARY.run, document)
+    (problem,) = refused(SUMMARY.answer, document)
 
     assert (problem.code, problem.path, problem.allowed) == (
         ErrorCode.INVALID_INPUT,
@@ -144,7 +145,7 @@ def test_a_manifest_ref_of_another_run_is_refused_with_the_runs_own_ref() -> Non
     ],
 )
 def test_a_manifest_ref_that_is_a_url_path_or_other_ref_is_refused(ref: str) -> None:
-    assert refusal(SUMMARY.run, summary_request(artifactManifestRef=ref)) == [
+    assert refusal(SUMMARY.answer, summary_request(artifactManifestRef=ref)) == [
         (ErrorCode.INVALID_INPUT, "/artifactManifestRef")
     ]
 
@@ -152,7 +153,7 @@ def test_a_manifest_ref_that_is_a_url_path_or_other_ref_is_refused(ref: str) -> 
 def test_every_problem_of_a_summary_request_is_reported_at_once() -> None:
     document = summary_request(verdict="flaky", retryCount=-1, extra=True)
 
-    assert refusal(SUMMARY.run, document) == [
+    assert refusal(SUMMARY.answer, document) == [
         (ErrorCode.INVALID_INPUT, "/extra"),
         (ErrorCode.INVALID_INPUT, "/retryCount"),
         (ErrorCode.INVALID_INPUT, "/verdict"),
@@ -616,7 +617,7 @@ NOT_RECOVERED: dict[str, list[dict[str, Any]]] = {
 def test_a_passed_run_with_a_failure_that_never_recovered_is_refused(
     events: list[dict[str, Any]],
 ) -> None:
-    (problem,) = refused(SUMMARY.run, summary_request(verdict="passed", events=events))
+    (problem,) = refused(SUMMARY.answer, summary_request(verdict="passed", events=events))
     failing = next(i for i, e in enumerate(events) if e["type"].endswith("failed"))
 
     assert (problem.code, problem.path, problem.allowed) == (
@@ -634,7 +635,7 @@ def test_events_that_end_the_run_with_another_verdict_are_refused_with_the_verdi
 ) -> None:
     events = [*started(), at(2, "run.finished", verdict=ended, retryCount=0)]
 
-    (problem,) = refused(SUMMARY.run, summary_request(verdict=said, events=events))
+    (problem,) = refused(SUMMARY.answer, summary_request(verdict=said, events=events))
 
     assert (problem.code, problem.path, problem.allowed) == (
         ErrorCode.EVENT_VERDICT_MISMATCH,
@@ -648,7 +649,7 @@ def test_events_of_another_run_are_refused_by_the_summary_at_each_event() -> Non
     events = [*started(), at(2, "decision.made", "open-home", run_id=other, intent="navigate")]
     events.append(at(3, "action.performed", "open-home", run_id=other, intent="navigate"))
 
-    problems = refused(SUMMARY.run, summary_request(verdict="failed", events=events))
+    problems = refused(SUMMARY.answer, summary_request(verdict="failed", events=events))
 
     assert [(p.code, p.path, p.allowed) for p in problems] == [
         (ErrorCode.EVENT_RUN_MISMATCH, "/events/2/runId", (RUN_ID,)),
@@ -663,7 +664,7 @@ def test_every_problem_of_the_events_is_reported_at_once_in_path_order() -> None
         at(3, "run.finished", run_id="run-0123456789abcdef", verdict="passed"),
     ]
 
-    assert refusal(SUMMARY.run, summary_request(verdict="failed", events=events)) == [
+    assert refusal(SUMMARY.answer, summary_request(verdict="failed", events=events)) == [
         (ErrorCode.INVALID_INPUT, "/events/2/seq"),
         (ErrorCode.EVENT_RUN_MISMATCH, "/events/3/runId"),
         (ErrorCode.EVENT_VERDICT_MISMATCH, "/events/3/verdict"),
@@ -677,7 +678,7 @@ JOURNEYS = [pytest.param(j, id=j.id) for j in corpus.reference_journeys()]
 
 
 def modeled(journey: Journey, failure: tuple[str, str] | None = None) -> RunSubmission:
-    submission = RUN.run(run_request(journey, failure))
+    submission = answered(RUN, run_request(journey, failure))
     assert isinstance(submission, RunSubmission)
     return submission
 
@@ -734,12 +735,13 @@ def test_a_summary_of_the_worked_examples_failing_variant_matches_its_snapshot(
     snapshot_json: SnapshotAssertion,
 ) -> None:
     # The demo's chain: the order is placed, but the confirmation does not show.
-    failing = RUN.run(
+    failing = answered(
+        RUN,
         {
             **SUBMISSION,
             "includeEvents": True,
             "failure": {"stepId": "pay", "failureClass": "product_issue"},
-        }
+        },
     )
     assert isinstance(failing, RunSubmission)
 

@@ -20,6 +20,7 @@ from automium.contracts import (
     to_document,
 )
 from automium.runs import run_id_for
+from tests.answers import answered
 from tests.cases import (
     FAILURE_CLASSES,
     SUBMISSION,
@@ -57,13 +58,13 @@ def given(journey: dict[str, Any]) -> Mutation:
 
 
 def submit(document: object) -> RunSubmission:
-    submission = RUN.run(document)
+    submission = answered(RUN, document)
     assert isinstance(submission, RunSubmission)
     return submission
 
 
 def compiled(journey: dict[str, Any]) -> JourneyCompilation:
-    compilation = COMPILE.run(journey)
+    compilation = answered(COMPILE, journey)
     assert isinstance(compilation, JourneyCompilation)
     return compilation
 
@@ -335,7 +336,7 @@ JOURNEY_REFUSALS: list[tuple[str, list[Mutation], tuple[ErrorCode, str, tuple[st
 def test_a_journey_that_is_not_the_submissions_is_refused_with_what_would_be(
     mutations: list[Mutation], expected: tuple[ErrorCode, str, tuple[str, ...]]
 ) -> None:
-    (problem,) = refused(RUN.run, request(*mutations))
+    (problem,) = refused(RUN.answer, request(*mutations))
 
     assert (problem.code, problem.path, problem.allowed) == expected
 
@@ -343,7 +344,7 @@ def test_a_journey_that_is_not_the_submissions_is_refused_with_what_would_be(
 def test_every_journey_id_a_refusal_allows_is_accepted_in_its_place() -> None:
     # Allowed journey ids are a way out, not a hint: each one, put at /journeyId, runs.
     for name, mutations, _expected in JOURNEY_REFUSALS:
-        (problem,) = refused(RUN.run, request(*mutations))
+        (problem,) = refused(RUN.answer, request(*mutations))
         if problem.path != "/journeyId":
             continue
         for journey_id in problem.allowed:
@@ -362,10 +363,10 @@ _COMPILE_REFUSALS = [
 def test_a_given_journey_is_refused_as_compile_refuses_it_under_journey(
     journey: dict[str, Any],
 ) -> None:
-    expected = [(code, "/journey" + path) for code, path in refusal(COMPILE.run, journey)]
+    expected = [(code, "/journey" + path) for code, path in refusal(COMPILE.answer, journey)]
     document = request(given({**journey, "id": journey.get("id", WORKED_EXAMPLE)}))
 
-    assert refusal(RUN.run, document) == expected
+    assert refusal(RUN.answer, document) == expected
 
 
 # --- failing variants ---------------------------------------------------------------------
@@ -374,7 +375,7 @@ def test_a_given_journey_is_refused_as_compile_refuses_it_under_journey(
 def test_a_failure_at_a_step_the_journey_lacks_is_refused_with_its_steps() -> None:
     document = request(set_at("failure", value={"stepId": "place", "failureClass": "runtime_gap"}))
 
-    (problem,) = refused(RUN.run, document)
+    (problem,) = refused(RUN.answer, document)
 
     assert (problem.code, problem.path, problem.allowed) == (
         ErrorCode.UNKNOWN_STEP,
@@ -386,7 +387,7 @@ def test_a_failure_at_a_step_the_journey_lacks_is_refused_with_its_steps() -> No
 def test_a_failure_class_outside_the_taxonomy_is_refused_with_the_classes() -> None:
     document = request(set_at("failure", value={"stepId": "pay", "failureClass": "flaky"}))
 
-    (problem,) = refused(RUN.run, document)
+    (problem,) = refused(RUN.answer, document)
 
     assert (problem.code, problem.path, problem.allowed) == (
         ErrorCode.INVALID_INPUT,
@@ -452,7 +453,7 @@ REFUSALS: list[tuple[str, list[Mutation], list[tuple[ErrorCode, str]]]] = [
 def test_an_invalid_request_is_refused_with_its_code_and_path(
     mutations: list[Mutation], expected: list[tuple[ErrorCode, str]]
 ) -> None:
-    assert refusal(RUN.run, request(*mutations)) == expected
+    assert refusal(RUN.answer, request(*mutations)) == expected
 
 
 ALLOWED: list[tuple[str, list[Mutation], tuple[str, ...]]] = [
@@ -481,7 +482,7 @@ ALLOWED: list[tuple[str, list[Mutation], tuple[str, ...]]] = [
 def test_a_refusal_lists_the_values_an_agent_may_use_instead(
     mutations: list[Mutation], allowed: tuple[str, ...]
 ) -> None:
-    (problem,) = refused(RUN.run, request(*mutations))
+    (problem,) = refused(RUN.answer, request(*mutations))
     assert problem.allowed == allowed
 
 
@@ -492,7 +493,7 @@ def test_every_corpus_problem_of_a_request_is_reported_at_once_in_path_order() -
         set_at("environmentProfileId", value="tablet-800x1280"),
     )
 
-    assert refusal(RUN.run, document) == [
+    assert refusal(RUN.answer, document) == [
         (ErrorCode.INVALID_APP_ID, "/appId"),
         (INVALID, "/environmentProfileId"),
         (ErrorCode.UNKNOWN_FIXTURE, "/fixtureId"),
@@ -505,7 +506,7 @@ def test_a_fixture_mismatch_and_an_unknown_profile_are_reported_together() -> No
         set_at("environmentProfileId", value="tablet-800x1280"),
     )
 
-    assert refusal(RUN.run, document) == [
+    assert refusal(RUN.answer, document) == [
         (INVALID, "/environmentProfileId"),
         (ErrorCode.FIXTURE_APP_MISMATCH, "/fixtureId"),
     ]
@@ -518,7 +519,7 @@ def test_corpus_problems_come_before_the_journey_is_looked_up() -> None:
         set_at("journeyId", value="totally-made-up"),
     )
 
-    assert refusal(RUN.run, document) == [(ErrorCode.UNKNOWN_FIXTURE, "/fixtureId")]
+    assert refusal(RUN.answer, document) == [(ErrorCode.UNKNOWN_FIXTURE, "/fixtureId")]
 
 
 def test_every_contract_problem_of_a_request_is_reported_at_once_in_path_order() -> None:
@@ -529,7 +530,7 @@ def test_every_contract_problem_of_a_request_is_reported_at_once_in_path_order()
         set_at("priority", value="high"),
     )
 
-    assert refusal(RUN.run, document) == [
+    assert refusal(RUN.answer, document) == [
         (INVALID, "/journeyId"),
         (MALFORMED, "/planner/model"),
         (MALFORMED, "/planner/vendor"),
@@ -539,4 +540,4 @@ def test_every_contract_problem_of_a_request_is_reported_at_once_in_path_order()
 
 @pytest.mark.parametrize("document", [None, [], "run", 42])
 def test_a_request_that_is_no_object_is_refused_at_the_root(document: object) -> None:
-    assert refusal(RUN.run, document) == [(INVALID, "")]
+    assert refusal(RUN.answer, document) == [(INVALID, "")]

@@ -18,6 +18,7 @@ from automium import corpus
 from automium.capabilities import BY_NAME
 from automium.contracts import Journey, RunSubmission, bundled_schema, to_document
 from automium.validation import check
+from tests.answers import answered
 from tests.cases import FAILURE_CLASSES, PLANNER, SUBMISSION, run_request
 
 RUN = BY_NAME["automium_create_run_submission"]
@@ -45,7 +46,7 @@ JOURNEYS = [pytest.param(j, id=j.id) for j in corpus.reference_journeys()]
 
 @cache
 def _submitted(document_json: str) -> dict[str, Any]:
-    submission = RUN.run(json.loads(document_json))
+    submission = answered(RUN, json.loads(document_json))
     assert isinstance(submission, RunSubmission)
     return to_document(submission)
 
@@ -145,7 +146,7 @@ def test_a_timeline_walks_the_journey_step_by_step_on_every_lane(journey: Journe
 def test_the_events_are_returned_only_when_asked_for() -> None:
     for include in (None, False):
         document = {**SUBMISSION, **({} if include is None else {"includeEvents": include})}
-        submission = to_document(RUN.run(document))
+        submission = RUN.answer(document)[1]
 
         assert ("events" in submission, "eventsLeftOut" in submission) == (False, False)
         assert submission["timeline"]["events"] > 0  # the numbers are always there
@@ -259,7 +260,7 @@ def test_every_payload_key_of_a_modeled_event_is_one_the_contract_lists() -> Non
 def test_the_worked_example_s_timeline_matches_its_snapshot(
     snapshot_json: SnapshotAssertion,
 ) -> None:
-    document = to_document(RUN.run({**SUBMISSION, "includeEvents": True}))
+    document = RUN.answer({**SUBMISSION, "includeEvents": True})[1]
 
     assert check("run-submission.v1", document) == []
     assert document == snapshot_json

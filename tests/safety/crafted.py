@@ -476,7 +476,7 @@ def prompt_renders() -> list[tuple[str, str, dict[str, str]]]:
 def full_successes() -> Mapping[str, tuple[Any, ...]]:
     """Per tool, successes that set every optional property, so that a mutation of one of
     them can reach every field a tool reads (the events are a modeled run's own)."""
-    from automium.mcp_server.tools import answer  # noqa: PLC0415 - a run, on first use
+    from automium.capabilities import BY_NAME  # noqa: PLC0415 - a run, on first use
 
     journey = reference_journey()
     submission = {
@@ -485,7 +485,7 @@ def full_successes() -> Mapping[str, tuple[Any, ...]]:
         "failure": {"stepId": "pay", "failureClass": "product_issue"},
         "includeEvents": True,
     }
-    run = answer("automium_create_run_submission", submission)[1]
+    run = BY_NAME["automium_create_run_submission"].answer(submission)[1]
     replay = {
         "runId": run["runId"],
         "verdict": "failed",

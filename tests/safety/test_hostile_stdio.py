@@ -32,6 +32,8 @@ import pytest
 from tests.safety.cases import reference_journey
 from tests.safety.raw_stdio import Message, RawServer, call, key, raw_server, request
 
+pytestmark = pytest.mark.subprocess
+
 PEAK_RSS_LIMIT_KIB = 500 * 1024
 CONCURRENT = 500
 NO_ANSWER = "no answer"

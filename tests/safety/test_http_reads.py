@@ -46,6 +46,7 @@ def _stop(server: RawServer) -> bytes:
     return b"".join(server.stderr)
 
 
+@pytest.mark.subprocess
 def test_a_body_that_stops_half_way_is_answered_408_and_closed(
     http: tuple[RawServer, int],
 ) -> None:
@@ -58,6 +59,7 @@ def test_a_body_that_stops_half_way_is_answered_408_and_closed(
     assert b"Traceback" not in _stop(server)
 
 
+@pytest.mark.subprocess
 def test_a_client_that_leaves_mid_body_leaves_no_traceback(http: tuple[RawServer, int]) -> None:
     server, port = http
     connect(port, initialize(port)[:-20]).close()
@@ -68,6 +70,7 @@ def test_a_client_that_leaves_mid_body_leaves_no_traceback(http: tuple[RawServer
     assert b"ClientDisconnect" not in stderr
 
 
+@pytest.mark.subprocess
 def test_a_declared_body_over_4_mib_is_refused_413_unread(http: tuple[RawServer, int]) -> None:
     server, port = http
     head = initialize(port).split(b"\r\n\r\n")[0].replace(b"Content-Length: ", b"X-Was: ")

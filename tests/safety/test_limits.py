@@ -13,7 +13,6 @@ from automium.capabilities import CAPABILITIES
 from automium.contracts import bundled_schema
 from automium.errors import AutomiumError
 from automium.limits import MAX_ARGUMENTS_SIZE, MAX_DEPTH, MAX_ENTRIES, check_arguments
-from automium.mcp_server.tools import answer
 from tests.cases import nested
 from tests.conftest import examples
 
@@ -118,5 +117,5 @@ def test_a_cyclic_value_terminates() -> None:
 def test_every_tool_checks_the_limits_before_its_contract() -> None:
     for capability in CAPABILITIES:
         with pytest.raises(AutomiumError) as refused:
-            answer(capability.name, {"x": nested(MAX_DEPTH + 1)})
+            capability.answer({"x": nested(MAX_DEPTH + 1)})
         assert refused.value.code == "limit_exceeded"

@@ -23,6 +23,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.cases import (
     RESOURCE_URIS,
     prompt_refusals,
@@ -32,6 +34,8 @@ from tests.cases import (
 )
 from tests.safety.audit_writes import MARK
 from tests.safety.raw_stdio import call, raw_server, request, without_coverage
+
+pytestmark = pytest.mark.subprocess
 
 ROOT = Path(__file__).resolve().parents[2]
 WRAPPER = Path(__file__).with_name("audit_writes.py")

@@ -22,6 +22,8 @@ import pytest
 from tests.safety.raw_http import connect, http_server, initialize, port_of, response
 from tests.safety.raw_stdio import SERVER, RawServer, call, raw_server, request
 
+pytestmark = pytest.mark.subprocess
+
 PROMPTLY = 10.0  # seconds; a clean exit takes well under one
 
 

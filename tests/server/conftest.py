@@ -10,7 +10,7 @@ import pytest
 from mcp import Client, types
 from pydantic import BaseModel
 
-from automium.mcp_server import build_server
+from automium.mcp_server.server import build_server
 
 # "legacy": the initialize handshake, real JSON-RPC over memory streams.
 # "auto": the newest era (2026-07-28, no initialize), in-process.

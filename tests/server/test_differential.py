@@ -117,6 +117,8 @@ def reference(schema: Any) -> Validator:
     return validator
 
 
+pytestmark = pytest.mark.fuzz
+
 PUBLISHED = {tool.name: tool for tool in tools.list_tools_result().tools}
 FUZZ = settings(
     deadline=None,

@@ -13,7 +13,7 @@ from mcp import Client, StdioServerParameters
 from automium import __version__
 from tests.cases import TOOLS
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.subprocess, pytest.mark.anyio]
 
 SERVER = StdioServerParameters(command=sys.executable, args=["-m", "automium.mcp_server"])
 

@@ -23,6 +23,7 @@ from automium.mcp_server.envelope import last_member, reply_id, scan_members
 from automium.mcp_server.framing import Line, LineFramer, Oversized
 from automium.mcp_server.inbound import Reply, decode
 from automium.mcp_server.inflight import InFlight
+from tests.conftest import fixed
 
 FLOATS = st.floats(allow_nan=False, allow_infinity=False)  # JSON has no NaN or Infinity
 JSON_SCALARS = st.none() | st.booleans() | st.integers() | FLOATS | st.text()
@@ -49,7 +50,7 @@ def _frames(stream: bytes, cuts: list[int], max_bytes: int = 16, window: int = 4
 # --- framing --------------------------------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=fixed(300), deadline=None)
 @given(
     lines=st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=6),
     cuts=st.lists(st.integers(min_value=0, max_value=300), max_size=8),
@@ -88,7 +89,7 @@ def test_the_window_must_fit_the_cap() -> None:
 # --- reading the id without parsing ---------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=fixed(300), deadline=None)
 @given(members=MEMBERS, request_id=IDS, first=st.booleans(), cut=st.integers(0, 200))
 def test_the_id_is_read_from_either_end_and_never_misread(
     members: dict[str, Any], request_id: Any, first: bool, cut: int
@@ -109,7 +110,7 @@ def test_the_id_is_read_from_either_end_and_never_misread(
     assert tail is None or tail[0] != "id" or json.loads(tail[1].raw or b"") == request_id
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=fixed(300), deadline=None)
 @given(value=JSON)
 def test_nested_values_are_skipped_not_parsed(value: Any) -> None:
     line = json.dumps({"params": value, "id": 7, "method": "m"}).encode()

@@ -123,7 +123,7 @@ async def test_an_unexpected_failure_is_a_bare_internal_error_that_leaks_nothing
     def broken(*_: object) -> None:
         raise RuntimeError("secret detail at /home/agent/.ssh/id_rsa")
 
-    monkeypatch.setattr(tools, "answer", broken)
+    monkeypatch.setattr(tools, "find", broken)
     arguments = TOOLS["automium_get_replay_summary"].successes["failed-after-one-retry"]
     with pytest.raises(MCPError) as raised:
         await client.call_tool("automium_get_replay_summary", arguments)

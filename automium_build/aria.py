@@ -1,35 +1,10 @@
-"""Page models as people write them, converted to the corpus's ``Page`` documents.
+"""The parser of page models as people write them, into the corpus's ``Page`` documents.
 
 The authored form is Playwright's ARIA snapshot notation (``- button "Add to cart"``), one
-file per app (``source/pages/<app>.aria``), with a few additions for what a snapshot
-cannot say. ``scripts/regen.py`` converts it when it builds the corpus, so a server never
-parses it. The notation::
-
-    # a comment
-    route checkout                         one block per route of the app
-    - main:                                a node with children (indented two spaces)
-      - heading "Checkout"                 role, then the accessible name in JSON quotes
-      - text: Ships in 2 days              a text node
-      - textbox "Email": ada@example.com   a form control's value
-      - textbox "Password" [secret=password]
-      - button "Place order" -> order-confirmation
-
-Attributes, in brackets after the name:
-
-- a state of ``semantic-snapshot.v1`` (``[checked]``, ``[disabled]``, ``[hidden]``, …), or
-  ``[disabled=locked-account]`` for a state that holds in some fixtures only (fixtures by
-  the part of their id after the app's, comma-separated);
-- ``[only=three-items]``: the node (with its subtree) exists in those fixtures only;
-- ``[secret=password]`` / ``[secret=one-time-code]``: a credential field;
-- ``[dynamic]``: its text and value depend on what the journey did;
-- ``[files]``: a file input; ``[submit]``: the default button of its form;
-- ``[as=new-row]``: an anchor, so effects can name a node that has no unique name.
-
-Effects, after ``->``, comma-separated, are what activating the element does: a route id
-(``-> cart``), a route with the entity it opens (``-> ticket(printer-offline)``),
-``reveal @anchor`` or ``reveal <role> "<name>"`` (a hidden node of the page),
-``open @anchor`` or ``open dialog "<name>"``, and ``close`` (the open dialog). A name
-``"{entity}"`` is the label of the entity the route shows.
+file per app (``automium/corpus/source/pages/<app>.aria``), with a few additions for what a
+snapshot cannot say: fixture-only nodes and states, secrets, dynamic text, anchors, and
+effects after ``->``. The notation is described in ``docs/architecture.md`` ("The
+page-model notation"). Only the build parses it: the server loads the pages it produced.
 
 Iframes, as Playwright sees them: ``- iframe "Verification":`` holds the tree of the framed
 document. ``getByRole`` on a page does not look inside an iframe, and a page's
@@ -50,7 +25,6 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 STATES = (
@@ -86,7 +60,7 @@ _OPEN = re.compile(r'^open (?:@(?P<anchor>[a-z0-9-]+)|dialog (?P<name>"(?:[^"\\]
 Json = dict[str, Any]
 
 
-class AuthoringError(ValueError):
+class AriaError(ValueError):
     """A page file that cannot be converted; the message names the file and line."""
 
 
@@ -109,13 +83,13 @@ def parse_pages(
 ) -> list[Json]:
     """The ``Page`` documents of one app's page file, in the order of ``titles`` (its routes).
 
-    Raises :class:`AuthoringError` for anything it cannot convert.
+    Raises :class:`AriaError` for anything it cannot convert.
     """
     blocks = dict(_blocks(text, source))
     missing = [route for route in titles if route not in blocks]
     unknown = [route for route in blocks if route not in titles]
     if missing or unknown:
-        raise AuthoringError(
+        raise AriaError(
             f"{source}: routes without a page {missing}, pages of unknown routes {unknown}"
         )
     fixtures = {fixture.removeprefix(f"{app_id}."): fixture for fixture in fixture_ids}
@@ -136,7 +110,7 @@ def _blocks(text: str, source: str) -> Iterator[tuple[str, list[tuple[int, str]]
                 yield route, lines
             route, lines = raw.removeprefix("route ").strip(), []
         elif route is None:
-            raise AuthoringError(f"{source}:{number}: a page starts with 'route <id>'")
+            raise AriaError(f"{source}:{number}: a page starts with 'route <id>'")
         else:
             lines.append((number, raw))
     if route is not None:
@@ -150,8 +124,8 @@ class _Page:
         self.route = route
         self.fixtures = fixtures
 
-    def fail(self, line: int, message: str) -> AuthoringError:
-        return AuthoringError(f"{self.source}:{line}: {message}")
+    def fail(self, line: int, message: str) -> AriaError:
+        return AriaError(f"{self.source}:{line}: {message}")
 
     def convert(self, lines: list[tuple[int, str]], title: str) -> Json:
         root = _Node(0, "document", title, children=self._tree(lines))
@@ -288,35 +262,3 @@ def _document(node: _Node) -> Json:
     if node.children:
         out["children"] = [_document(child) for child in node.children]
     return out
-
-
-def build_corpus(folder: Path) -> Json:
-    """The corpus document from its sources in ``folder``, before any validation.
-
-    ``corpus.json`` holds the apps, fixtures and environment profiles; ``journeys/<app>.json``
-    the reference journeys of each app and ``pages/<app>.aria`` its page models. What can be
-    derived is: a fixture's ``referenceJourneyIds``.
-    """
-    corpus: Json = json.loads((folder / "corpus.json").read_text("utf-8"))
-    apps = corpus["apps"]
-    journeys = [
-        journey
-        for app in apps
-        for journey in json.loads((folder / "journeys" / f"{app['id']}.json").read_text("utf-8"))
-    ]
-    for fixture in corpus["fixtures"]:
-        fixture["referenceJourneyIds"] = [
-            j["id"] for j in journeys if j["fixtureId"] == fixture["id"]
-        ]
-    pages = [
-        page
-        for app in apps
-        for page in parse_pages(
-            (folder / "pages" / f"{app['id']}.aria").read_text("utf-8"),
-            source=f"pages/{app['id']}.aria",
-            app_id=app["id"],
-            fixture_ids=[f["id"] for f in corpus["fixtures"] if f["appId"] == app["id"]],
-            titles={route["id"]: route["title"] for route in app["routes"]},
-        )
-    ]
-    return {**corpus, "pages": pages, "referenceJourneys": journeys}

@@ -16,8 +16,8 @@ from automium.corpus.pages import Element, View
 _SHOWN_STATES = ("checked", "disabled", "expanded", "selected", "required", "readonly")
 
 
-def outline(view: View) -> str:
-    """The page ``view`` as outline lines, one element per line, children indented."""
+def aria_text(view: View) -> str:
+    """The page ``view`` as ARIA text, one element per line, children indented."""
     root = view.template.elements[0]
     return "\n".join(_lines(view, _children(view, root), 0))
 
