@@ -150,10 +150,27 @@ def _fixtures_line(catalog: Document) -> str:
 
 def _compilation_line(compilation: Document) -> str:
     return (
-        f"Journey {compilation['journeyId']} is valid: {compilation['stepCount']} steps, "
-        f"{compilation['assertionCount']} assertions, "
+        f"Journey {compilation['journeyId']} is {_verdict(compilation)}: "
+        f"{compilation['stepCount']} steps, {compilation['assertionCount']} assertions, "
         f"{len(compilation['graph']['nodes'])} graph nodes."
     )
+
+
+def _verdict(compilation: Document) -> str:
+    """``valid``, then what is left to a run and the warnings, counted: "valid; 2
+    assertions unchecked (dynamic); 1 warning"."""
+    parts = ["valid"]
+    unchecked = compilation.get("unchecked", [])
+    for section in ("assertion", "step"):
+        reasons = [u["reason"] for u in unchecked if u["path"].startswith(f"/{section}s/")]
+        if reasons:
+            why = sorted({"unknown page" if r == "unknown_page" else "dynamic" for r in reasons})
+            plural = "s" if len(reasons) > 1 else ""
+            parts.append(f"{len(reasons)} {section}{plural} unchecked ({', '.join(why)})")
+    warnings = len(compilation["warnings"])
+    if warnings:
+        parts.append(f"{warnings} warning{'s' if warnings > 1 else ''}")
+    return "; ".join(parts)
 
 
 def _submission_line(submission: Document) -> str:

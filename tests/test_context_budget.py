@@ -23,7 +23,9 @@ from automium.mcp_server.tools import list_tools_result
 # inlined, one statement of "no browser, no network" in the instructions, no
 # destructiveHint). A tool or a contract that grows on purpose must first win the bytes back
 # elsewhere, or raise this in a commit that says why: every agent pays it every session.
-TOOLS_LIST_BYTES_BUDGET = 40_000
+# Raised to 44,000 B in 2026-12 for the fields this round adds (compile's unchecked list:
+# 40,050 B with it), as the relaxed budgets allow.
+TOOLS_LIST_BYTES_BUDGET = 44_000
 # What a model reads of it (each tool's name, description and inputSchema): 18,926 B, about
 # 4,900 o200k tokens; the token budget is 7,000, about 27,000 B at this schema's 3.9 B/token.
 MODEL_VISIBLE_BYTES_BUDGET = 24_000

@@ -38,6 +38,10 @@ def compilation_document(document: object) -> dict[str, Any]:
         "warnings": [
             {"code": w.code, "path": w.path, "message": w.message} for w in checked.warnings
         ],
+        "unchecked": [
+            {"path": u.path, "reason": u.reason, "message": u.message}
+            for u in (checked.walk.unchecked if checked.walk is not None else ())
+        ],
         "graph": graph,
     }
     if document.get("mermaid"):

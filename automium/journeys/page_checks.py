@@ -14,13 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from automium import corpus
-from automium.contracts import ErrorCode, Fixture, WarningCode
+from automium.contracts import ErrorCode, Fixture, UncheckedReason, WarningCode
 from automium.corpus.pages import Element, normalized, pages
 from automium.errors import Problem, pointer, quoted
-from automium.journeys import targets
+from automium.journeys import observed, targets
+from automium.journeys.observed import FOCUSABLE_ROLES, SELECT_ROLES
 from automium.journeys.tracking import (
     FIELD_ROLES,
     Change,
@@ -35,9 +37,13 @@ Step = Mapping[str, Any]
 Outcome = tuple["Location | None", "Element | None", list["Change"]]
 """The page after a step, the element it acted on, and what it changed."""
 
-_SELECT_ROLES = frozenset({"combobox", "listbox"})
+_BY_RUN = "proven only by a run (automium run)"
+# Intents that do not change the page: after one is refused, the page is still known.
+_STAYS = frozenset(
+    {"fill", "clear", "select_option", "check", "uncheck", "hover", "upload_file", "wait_for"}
+)
 _CHECK_ROLES = frozenset({"checkbox", "switch", "radio", "menuitemcheckbox", "menuitemradio"})
-_VALUE_ROLES = FIELD_ROLES | _SELECT_ROLES | frozenset({"slider"})
+_VALUE_ROLES = FIELD_ROLES | SELECT_ROLES | frozenset({"slider"})
 # Intents that need the element to be enabled (hover, scroll and waiting do not).
 _NEEDS_ENABLED = frozenset(
     {"click", "fill", "clear", "select_option", "check", "uncheck", "upload_file", "press_key"}
@@ -55,6 +61,23 @@ class Warning:
     code: WarningCode
     path: str
     message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unchecked:
+    """A step or assertion the page models cannot settle: only a run can."""
+
+    path: str
+    reason: UncheckedReason
+    message: str
+
+
+class Uncertain:
+    """A target matching no element the page model shows, but one a ``[dynamic]`` list of
+    the page may show at run time (a cart row, a search result, a new todo)."""
+
+
+_UNCERTAIN = Uncertain()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +99,10 @@ class Walk:
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Warning] = field(default_factory=list)
     visits: list[Visit] = field(default_factory=list)
+    unchecked: list[Unchecked] = field(default_factory=list)
+
+    def unchecked_at(self, path: str) -> Unchecked | None:
+        return next((u for u in self.unchecked if u.path == path), None)
 
     def after(self, step_id: str) -> Visit | None:
         return next((v for v in self.visits if v.step_id == step_id), None)
@@ -103,6 +130,9 @@ class _Walker:
         self._refused_within = {path[:end] for path in refused for end in _ends(path)}
         self.result = Walk()
         self.since: str | None = None  # the step whose page is being checked
+        self.index = 0  # the step being walked
+        self.typed: set[str] = set()  # values the journey typed: a dynamic list may show them
+        self.unknown_why = ""  # why the page is unknown, once it is
 
     # -- steps ------------------------------------------------------------------------------
 
@@ -111,12 +141,20 @@ class _Walker:
         steps = [s if isinstance(s, dict) else {} for s in _items(document.get("steps"))]
         self._start_warnings(steps)
         location: Location | None = None
+        self.unknown_why = "the journey does not start with navigate"
         for index, step in enumerate(steps):
             path = pointer("steps", index)
             if self._refused(path):
                 location = None  # the contract refused the step: what it does is unknown
                 self.result.visits.append(Visit(index, str(step.get("id", "")), None, None, None))
                 continue
+            if location is None and step.get("intent") != "navigate":
+                self._unchecked(
+                    path,
+                    UncheckedReason.UNKNOWN_PAGE,
+                    f"step {step.get('id')!r}: the page is unknown here ({self.unknown_why})",
+                )
+            self.index = index
             after, element, happened = self._step(step, path, location)
             self.since = str(step.get("id", ""))
             self.result.visits.append(
@@ -133,11 +171,11 @@ class _Walker:
             return
         first = steps[0].get("intent")
         if first == "go_back":
-            self._warn(
-                WarningCode.STARTS_WITH_GO_BACK,
+            self._problem(
+                ErrorCode.STEP_NOT_POSSIBLE,
+                "the journey starts with go_back: a run opens a fresh page, with nothing to go "
+                "back to; start with navigate",
                 pointer("steps", 0),
-                "the journey starts with go_back: there is no page to go back to yet, so the "
-                "page stays unknown until a navigate; start with navigate",
             )
         elif first != "navigate":
             self._warn(
@@ -152,7 +190,7 @@ class _Walker:
         if intent == "navigate":
             return self._navigate(step, path, location)
         if intent == "go_back":
-            return self._back(step, path, location)
+            return self._back(path, location)
         if intent == "upload_file":
             self._file(step, path)  # the fixture's files, whatever the page
         target = step.get("target")
@@ -163,7 +201,7 @@ class _Walker:
         if intent == "wait_for" and step.get("state") == "hidden" and isinstance(target, dict):
             # Waiting for an element to go away: like a hidden assertion, it need not be shown.
             if location is not None:
-                self._hidden(target, pointer(*_parts(path), "target"), location, expect=False)
+                self._hidden(target, pointer(*_parts(path), "target"), location)
             return _stay(location)
         return self._act(step, path, location, target)
 
@@ -171,32 +209,103 @@ class _Walker:
         """A step on an element: resolve it, check it can be acted on, apply what it does."""
         if not isinstance(target, dict):
             return _stay(location)
+        where = pointer(*_parts(path), "target")
+        intent = step.get("intent")
         if location is None:
             self._unseen_secret(step, path, target)
+            self._somewhere(target, where)
             return _stay(None)
-        element = self._resolve(target, pointer(*_parts(path), "target"), location)
+        element = self._resolve(target, where, location)
+        if isinstance(element, Uncertain):
+            return self._uncertain(step, path, location, target)
         if element is None or not self._actionable(step, path, location, element):
-            return None, element, []  # refused: where the step would lead is unknown
+            # Refused: a step that cannot change the page leaves it known, so what follows
+            # is still checked; after a refused click or key, where it leads is unknown.
+            if intent in _STAYS:
+                # What the step meant to set is unknown: no value is compared after it.
+                return _stay(replace(location, unsure=True))
+            self.unknown_why = f"step {step.get('id')!r} is refused"
+            return None, element, []
+        if observed.uncertain(element, location):
+            self._unchecked(
+                path,
+                UncheckedReason.DYNAMIC_PRESENCE,
+                f"step {step.get('id')!r}: whether {element.line(location.view.name(element))} "
+                f"is on {location.route} depends on the app's data at run time",
+            )
+        return self._apply(step, path, location, element)
+
+    def _uncertain(
+        self, step: Step, path: str, location: Location, target: Mapping[str, Any]
+    ) -> Outcome:
+        """A step on what only a dynamic list may show: unchecked; a link to an unknown page."""
+        self._unchecked(
+            path,
+            UncheckedReason.DYNAMIC_PRESENCE,
+            f"step {step.get('id')!r}: {_line(target)} is not in the page model's sample "
+            f"of {location.route}, though a dynamic list there may show it",
+        )
+        if target.get("role") == "link" and step.get("intent") in ("click", "press_key"):
+            self._lose(step, path, f"{_line(target)} is a dynamic link")
+            return None, None, []
+        return _stay(location)
+
+    def _apply(self, step: Step, path: str, location: Location, element: Element) -> Outcome:
+        """What a step does to the element it acts on, and to the page."""
         intent = step.get("intent")
         focused = replace(location, focus=element.index)
         if intent == "press_key":
             return self._key(step, path, focused, element)
+        if intent in ("fill", "clear", "select_option"):
+            typed = "" if intent == "clear" else normalized(str(step.get("value", "")))
+            self.typed.add(typed)
+            return focused.set_value(element.index, typed), element, []
+        if intent in ("check", "uncheck") or (intent == "click" and element.role in _CHECK_ROLES):
+            focused = self._toggle(step, path, focused, element)
         if intent not in ("click", "check", "uncheck"):
-            # fill, clear, select_option and upload_file move the focus; the others do not.
-            moves_focus = intent in ("fill", "clear", "select_option", "upload_file")
-            return (focused if moves_focus else location), element, []
+            # upload_file moves the focus; hover, wait_for and scroll do not.
+            return (focused if intent == "upload_file" else location), element, []
         after, happened = activate(focused, element)
         if after is None:
             self._lose(step, path, f"{element.line()} is a link the page model does not follow")
         return after, element, happened
 
-    def _back(self, step: Step, path: str, location: Location | None) -> Outcome:
+    def _toggle(self, step: Step, path: str, location: Location, element: Element) -> Location:
+        """The box after check, uncheck or a click; a step that changes nothing is warned
+        about (a run accepts it, but the journey meant something else)."""
+        intent = step.get("intent")
+        was = location.is_checked(element)
+        now = (not was) if intent == "click" else intent == "check"
+        if element.role == "radio" and intent == "click":
+            now = True
+        if (
+            intent in ("check", "uncheck")
+            and was == now
+            and not observed.dynamic(element, location)
+        ):
+            line = element.line(location.view.name(element))
+            self._warn(
+                WarningCode.NO_EFFECT,
+                path,
+                f"{line} is already {'checked' if was else 'not checked'} at this point, so "
+                f"{intent} changes nothing; check the steps before it",
+            )
+        return location.set_checked(element.index, now)
+
+    def _back(self, path: str, location: Location | None) -> Outcome:
         if location is None:
             return _stay(None)
         previous = go_back(location)
         if previous is None:
-            self._lose(step, path, "there is no earlier page to go back to")
-        return previous, None, [Change("back", previous.route if previous else None)]
+            if self.index:  # the first step's go_back is refused by _start_warnings
+                self._problem(
+                    ErrorCode.STEP_NOT_POSSIBLE,
+                    f"go_back on {location.route} has no earlier page to go back to: the "
+                    "journey opened it first; navigate to the page instead",
+                    path,
+                )
+            return _stay(location)
+        return previous, None, [Change("back", previous.route)]
 
     def _navigate(self, step: Step, path: str, location: Location | None) -> Outcome:
         route, entity = step.get("route"), step.get("entity")
@@ -225,6 +334,7 @@ class _Walker:
                 where,
                 choices,
             )
+        self.unknown_why = ""
         after, redirected = open_route(self.fixture, route, entity if needs else None, location)
         return after, None, [Change("load", after.route, redirected)]
 
@@ -255,9 +365,10 @@ class _Walker:
     # -- targets ------------------------------------------------------------------------------
 
     def _resolve(
-        self, target: Mapping[str, Any], path: str, location: Location, *, count: bool = False
-    ) -> Element | None:
-        """The one element ``target`` names on the page, or ``None`` after a problem."""
+        self, target: Mapping[str, Any], path: str, location: Location
+    ) -> Element | Uncertain | None:
+        """The one element ``target`` names on the page, :data:`_UNCERTAIN` when only a
+        dynamic list of the page may show it, or ``None`` after a problem."""
         if "ref" in target:
             return self._by_ref(str(target["ref"]), path, location)
         role, name, nth = target.get("role"), target.get("name"), target.get("nth")
@@ -271,10 +382,10 @@ class _Walker:
         found = [e for e in view.elements_with_role(role) if targets.matches(e, role, name, view)]
         visible = [e for e in found if location.visible(e)]
         if not visible:
+            if not found and self._dynamic_may_show(role, name, location):
+                return _UNCERTAIN
             self._missing(role, name, path, location, hidden=bool(found))
             return None
-        if count:
-            return visible[0]
         if nth is None and len(visible) > 1:
             self._problem(
                 ErrorCode.AMBIGUOUS_TARGET,
@@ -352,10 +463,57 @@ class _Walker:
             elsewhere = self._routes_with(role, name)
             if elsewhere:
                 message += f"; {line} is on {', '.join(elsewhere)}"
-        candidates = targets.near_misses(role, name, view.elements(), view)
+        # Never a sample row of a dynamic list: a run may not show it, so it is no fix.
+        steady = (e for e in view.elements() if not observed.uncertain(e, location))
+        candidates = targets.near_misses(role, name, steady, view)
         if candidates and not hidden:
             message += "; closest here: " + ", ".join(candidates[:3])
         self._problem(ErrorCode.UNKNOWN_TARGET, message, path, candidates)
+
+    def _dynamic_may_show(self, role: str, name: str, location: Location) -> bool:
+        """Whether a ``[dynamic]`` node of the page has elements of ``role`` and ``name``
+        is one the app can show there: a name the app shows somewhere (a product in the
+        cart), a value the journey typed (a new todo), or a sample's name with one such
+        name put for another ("Remove Linen tea towel" for "Remove Stoneware mug")."""
+        view = location.view
+        samples = [
+            view.name(e) or ""
+            for e in view.elements_with_role(role)
+            if observed.uncertain(e, location) and location.visible(e)
+        ]
+        if not samples:
+            return False
+        wanted = normalized(name)
+        known = _dynamic_names(self.fixture.app_id) | self.typed
+        if wanted in known:
+            return True
+        for sample in samples:
+            for part in known:
+                if part and part in sample:
+                    head, tail = sample.split(part, 1)
+                    if (
+                        wanted.startswith(head)
+                        and wanted.endswith(tail)
+                        and wanted[len(head) : len(wanted) - len(tail)] in known
+                    ):
+                        return True
+        return False
+
+    def _somewhere(self, target: Mapping[str, Any], path: str) -> None:
+        """On a page the model lost, a target that exists on no page of the app, in no
+        fixture, is still refused: no run can find it."""
+        role, name = target.get("role"), target.get("name")
+        if not isinstance(role, str) or not isinstance(name, str):
+            return
+        if not self._spelled(role, name, path):
+            return
+        if self._in_app(role, name) or normalized(name) in self.typed:
+            return
+        self._problem(
+            ErrorCode.UNKNOWN_TARGET,
+            f'no {role} "{name}" on any page of {self.fixture.app_id}',
+            path,
+        )
 
     def _routes_with(self, role: str, name: str) -> list[str]:
         found = []
@@ -384,7 +542,11 @@ class _Walker:
             reason = f"{line} is disabled in {self.fixture.id}"
         elif intent in ("fill", "clear") and element.role not in FIELD_ROLES:
             reason = f"{intent} needs a text field, and {line} is not one"
-        elif intent == "select_option" and element.role not in _SELECT_ROLES:
+        elif intent in ("fill", "clear") and observed.is_select(element, location):
+            reason = f"{line} is a select: use select_option with one of its options"
+        elif intent == "press_key" and element.role not in FOCUSABLE_ROLES:
+            reason = f"{line} cannot take focus, so a key pressed on it goes nowhere"
+        elif intent == "select_option" and element.role not in SELECT_ROLES:
             reason = f"select_option needs a combobox or listbox, and {line} is not one"
         elif intent in ("check", "uncheck") and element.role not in _CHECK_ROLES:
             reason = f"{intent} needs a checkbox, switch or radio, and {line} is not one"
@@ -473,103 +635,251 @@ class _Walker:
     def _assertion(self, assertion: Mapping[str, Any], path: str) -> None:
         self.since = str(assertion.get("afterStep"))
         visit = self.result.after(self.since)
-        location = visit.after if visit is not None else None
-        if location is None:
-            return  # an unknown step (reported), or a page the model lost (a warning)
+        if visit is None:
+            return  # an unknown step: reported
+        location = visit.after
         kind = assertion.get("kind")
-        if kind == "route_is":
-            route = assertion.get("route")
-            if isinstance(route, str) and route != location.route:
-                self._problem(
-                    ErrorCode.ROUTE_NOT_REACHED,
-                    f"after step {assertion.get('afterStep')!r} the journey is on "
-                    f"{location.route}, not {route}",
-                    f"{path}/route",
-                    [location.route],
-                )
-            return
         target = assertion.get("target")
-        if not isinstance(target, dict):
+        if location is None:
+            self._on_lost_page(assertion, path)
+        elif kind == "route_is":
+            self._route(assertion, path, location)
+        elif not isinstance(target, dict):
+            pass  # the contract refused it
+        elif kind == "hidden":
+            self._hidden(target, f"{path}/target", location, assertion=path)
+        elif kind == "count_equals":
+            self._count(assertion, path, target, location)
+        elif kind != "visible" or not self._shown_later(target, f"{path}/target", location):
+            self._on_target(assertion, path, target, location)
+
+    def _route(self, assertion: Mapping[str, Any], path: str, location: Location) -> None:
+        route = assertion.get("route")
+        if isinstance(route, str) and route != location.route:
+            self._problem(
+                ErrorCode.ROUTE_NOT_REACHED,
+                f"after step {assertion.get('afterStep')!r} the journey is on "
+                f"{location.route}, not {route}",
+                f"{path}/route",
+                [location.route],
+            )
+
+    def _on_target(
+        self,
+        assertion: Mapping[str, Any],
+        path: str,
+        target: Mapping[str, Any],
+        location: Location,
+    ) -> None:
+        where = f"{path}/target"
+        element = self._resolve(target, where, location)
+        if isinstance(element, Uncertain):
+            self._unchecked(
+                path,
+                UncheckedReason.DYNAMIC_PRESENCE,
+                f"assertion {assertion.get('id')!r}: {_line(target)} is in a dynamic list of "
+                f"{location.route}, which the page model only samples",
+            )
+        elif element is not None:
+            self._on_element(assertion, path, element, location)
+
+    def _on_lost_page(self, assertion: Mapping[str, Any], path: str) -> None:
+        target = assertion.get("target")
+        if isinstance(target, dict):
+            self._somewhere(target, f"{path}/target")
+        self._unchecked(
+            path,
+            UncheckedReason.UNKNOWN_PAGE,
+            f"assertion {assertion.get('id')!r}: the page after step {self.since!r} is "
+            f"unknown ({self.unknown_why or 'the model does not follow it'})",
+        )
+
+    def _on_element(
+        self, assertion: Mapping[str, Any], path: str, element: Element, location: Location
+    ) -> None:
+        """A visible, text or value assertion on the one element it names."""
+        kind = assertion.get("kind")
+        if kind == "value_equals":
+            if element.role not in _VALUE_ROLES:
+                self._problem(
+                    ErrorCode.TARGET_NOT_ACTIONABLE,
+                    f"value_equals needs a form field, and {element.line()} has no value",
+                    f"{path}/target",
+                )
+                return
+            self._compare(assertion, path, element, observed.value(element, location), location)
+        elif kind in ("text_equals", "text_contains"):
+            self._compare(assertion, path, element, observed.text(element, location), location)
+        elif kind == "visible" and observed.uncertain(element, location):
+            self._unchecked(
+                path,
+                UncheckedReason.DYNAMIC_PRESENCE,
+                f"assertion {assertion.get('id')!r}: whether "
+                f"{element.line(location.view.name(element))} shows on {location.route} "
+                "depends on the app's data at run time",
+            )
+
+    def _in_app(self, role: str, name: str) -> bool:
+        """Whether any page of the app shows ``role`` and ``name`` to any fixture, an
+        element named after an entity counting under each entity's label."""
+        return (role, normalized(name)) in _app_targets(self.fixture.app_id)
+
+    def _shown_later(self, target: Mapping[str, Any], where: str, location: Location) -> bool:
+        """A visible assertion on an element the page has but does not show at this point:
+        refused as contradicted (the model knows it is hidden), or unchecked when it is
+        dynamic. ``False`` when the element shows, or is not on the page at all."""
+        role, name = target.get("role"), target.get("name")
+        if "ref" in target or not isinstance(role, str) or not isinstance(name, str):
+            return False
+        view = location.view
+        found = [e for e in view.elements_with_role(role) if targets.matches(e, role, name, view)]
+        if not found or any(location.visible(e) for e in found):
+            return False
+        if all(observed.uncertain(e, location) for e in found):
+            return False  # the dynamic-list rule decides (unchecked or not)
+        self._problem(
+            ErrorCode.ASSERTION_CONTRADICTED,
+            f'{role} "{name}" is on {view.route_id} but hidden after step {self.since!r} '
+            "(nothing before reveals it), so this visible assertion would fail",
+            where,
+            ["hidden"],
+        )
+        return True
+
+    def _compare(
+        self,
+        assertion: Mapping[str, Any],
+        path: str,
+        element: Element,
+        actual: str | None,
+        location: Location,
+    ) -> None:
+        """An expected text or value against what the page shows, refused when they differ."""
+        expected = assertion.get("expected")
+        kind = str(assertion.get("kind"))
+        if not isinstance(expected, str):
+            return
+        line = element.line(location.view.name(element))
+        if location.unsure and kind == "value_equals":
+            return  # a refused step before may have meant to set it: no echo of that problem
+        if actual is None:
+            reason = (
+                UncheckedReason.DYNAMIC_VALUE
+                if kind == "value_equals"
+                else UncheckedReason.DYNAMIC_TEXT
+            )
+            what = "value" if kind == "value_equals" else "text"
+            self._unchecked(
+                path,
+                reason,
+                f"assertion {assertion.get('id')!r}: the {what} of {line} is dynamic "
+                f"(the app sets it at run time)",
+            )
+            return
+        wanted = normalized(expected)
+        holds = wanted in actual if kind == "text_contains" else actual == wanted
+        if not holds:
+            verb = "contain" if kind == "text_contains" else "equal"
+            source = (
+                "what the journey set"
+                if location.journey_value(element.index)[0]
+                else "the page model"
+            )
+            self._problem(
+                ErrorCode.ASSERTION_CONTRADICTED,
+                f"{line} reads {quoted(actual)} after step {self.since!r} ({source}), which "
+                f"does not {verb} {quoted(expected)}, so this assertion would fail",
+                f"{path}/expected",
+                [actual],
+            )
+
+    def _count(
+        self,
+        assertion: Mapping[str, Any],
+        path: str,
+        target: Mapping[str, Any],
+        location: Location,
+    ) -> None:
+        count = assertion.get("count")
+        role, name = target.get("role"), target.get("name")
+        if not isinstance(count, int) or not isinstance(role, str) or not isinstance(name, str):
             return
         where = f"{path}/target"
-        if kind == "hidden":
-            self._hidden(target, where, location)
+        if not self._spelled(role, name, where):
             return
-        element = self._resolve(target, where, location, count=kind == "count_equals")
-        if element is None:
-            return
-        if kind == "value_equals" and element.role not in _VALUE_ROLES:
-            self._problem(
-                ErrorCode.TARGET_NOT_ACTIONABLE,
-                f"value_equals needs a form field, and {element.line()} has no value",
-                where,
+        view = location.view
+        here = [e for e in view.elements_with_role(role) if targets.matches(e, role, name, view)]
+        if any(observed.uncertain(e, location) and location.visible(e) for e in here) or (
+            not here and self._dynamic_may_show(role, name, location)
+        ):
+            self._unchecked(
+                path,
+                UncheckedReason.DYNAMIC_COUNT,
+                f"assertion {assertion.get('id')!r}: how many {_line(target)} a run shows on "
+                f"{location.route} depends on what the journey did there (a dynamic list)",
             )
-        elif kind in ("text_equals", "text_contains") and not self._dynamic(element, location):
-            self._text(assertion, path, element, location)
+            return
+        if not here and not self._in_app(role, name):
+            self._missing(role, name, where, location, hidden=False)
+            return
+        shown = sum(1 for e in here if location.visible(e))
+        if shown != count and not location.unsure:
+            self._problem(
+                ErrorCode.ASSERTION_CONTRADICTED,
+                f"{shown} element(s) match {_line(target)} on {location.route} after step "
+                f"{self.since!r}, not {count}, so this assertion would fail",
+                f"{path}/count",
+                [str(shown)],
+            )
 
     def _hidden(
-        self, target: Mapping[str, Any], where: str, location: Location, *, expect: bool = True
+        self,
+        target: Mapping[str, Any],
+        where: str,
+        location: Location,
+        *,
+        assertion: str | None = None,
     ) -> None:
         """A target that must be hidden or absent: it must exist in the app's models, and
-        when ``expect`` (an assertion) the model must not show it here."""
+        for an ``assertion`` (its path) the model must not show it here."""
         if "ref" in target:
             self._warn(WarningCode.SNAPSHOT_REF, where, _REF_WARNING.format(ref=target["ref"]))
             return  # an absent node is what a hidden target may be: nothing to look up
         role, name = target.get("role"), target.get("name")
         if not isinstance(role, str) or not isinstance(name, str):
             return
+        if not self._spelled(role, name, where):
+            return
         view = location.view
         here = [e for e in view.elements_with_role(role) if targets.matches(e, role, name, view)]
         if not here and not self._in_app(role, name):
+            if assertion is not None and self._dynamic_may_show(role, name, location):
+                self._unchecked(
+                    assertion,
+                    UncheckedReason.DYNAMIC_PRESENCE,
+                    f"{_line(target)} may be in a dynamic list of {location.route}",
+                )
+                return
             self._missing(role, name, where, location, hidden=False)
             return
-        shown = [e for e in here if location.visible(e) and not self._dynamic(e, location)]
-        if shown and expect:
-            self._warn(
-                WarningCode.CONTRADICTED_EXPECTATION,
-                where,
-                f'{role} "{name}" is visible on {view.route_id} at this point in the page model, '
-                "so this hidden assertion would fail; check the step it follows",
-            )
-
-    def _in_app(self, role: str, name: str) -> bool:
-        for fixture in corpus.fixtures(self.fixture.app_id):
-            for template in pages(self.fixture.app_id):
-                view = template.view(fixture, None)
-                if any(targets.matches(e, role, name, view) for e in view.elements_with_role(role)):
-                    return True
-        return False
-
-    def _text(
-        self, assertion: Mapping[str, Any], path: str, element: Element, location: Location
-    ) -> None:
-        expected = assertion.get("expected")
-        if not isinstance(expected, str):
+        shown = [e for e in here if location.visible(e)]
+        if assertion is None or not shown:
             return
-        text = (
-            location.view.name(element) if element.annotated("name_from_entity") else element.text
-        )
-        if text is None:
-            return  # the label of an entity the model does not know
-        actual = normalized(text)
-        holds = (
-            actual == normalized(expected)
-            if assertion.get("kind") == "text_equals"
-            else normalized(expected) in actual
-        )
-        if not holds:
-            self._warn(
-                WarningCode.CONTRADICTED_EXPECTATION,
-                f"{path}/expected",
-                f"{element.line()} reads {quoted(actual)} in the page model, which does not "
-                f"{'equal' if assertion.get('kind') == 'text_equals' else 'contain'} "
-                f"{quoted(expected)}",
+        if any(not observed.uncertain(e, location) for e in shown):
+            self._problem(
+                ErrorCode.ASSERTION_CONTRADICTED,
+                f'{role} "{name}" is visible on {view.route_id} after step {self.since!r} in '
+                "the page model, so this hidden assertion would fail; check the step it follows",
+                where,
+                ["visible"],
             )
-
-    @staticmethod
-    def _dynamic(element: Element, location: Location) -> bool:
-        elements = location.view.template.elements
-        return element.dynamic or any(elements[i].dynamic for i in element.ancestors)
+        else:
+            self._unchecked(
+                assertion,
+                UncheckedReason.DYNAMIC_PRESENCE,
+                f"whether {_line(target)} is gone from {location.route} depends on the app's "
+                "data at run time",
+            )
 
     # -- bookkeeping --------------------------------------------------------------------------
 
@@ -577,7 +887,12 @@ class _Walker:
         """Whether a problem was reported at ``path`` or inside it."""
         return path in self._refused_within
 
+    def _unchecked(self, path: str, reason: UncheckedReason, what: str) -> None:
+        if self.result.unchecked_at(path) is None:
+            self.result.unchecked.append(Unchecked(path, reason, f"{what}; {_BY_RUN}"))
+
     def _lose(self, step: Step, path: str, why: str) -> None:
+        self.unknown_why = f"after step {step.get('id')!r}: {why}"
         self._warn(
             WarningCode.UNKNOWN_EFFECT,
             path,
@@ -603,6 +918,44 @@ def _moved(location: Location | None, key: object) -> tuple[Location | None, lis
     if location is not None and key == "Tab":
         return replace(location, focus=None), []
     return location, []
+
+
+def _line(target: Mapping[str, Any]) -> str:
+    return f'{target.get("role")} "{target.get("name")}"'
+
+
+@cache
+def _app_targets(app_id: str) -> frozenset[tuple[str, str]]:
+    """Every (role, name) any fixture of the app sees on any page, entity labels included."""
+    found: set[tuple[str, str]] = set()
+    for fixture in corpus.fixtures(app_id):
+        labels = [e.label for e in fixture.entities]
+        for template in pages(app_id):
+            view = template.view(fixture, None)
+            for element in view.elements():
+                if element.annotated("name_from_entity"):
+                    found.update((element.role, normalized(label)) for label in labels)
+                else:
+                    found.add((element.role, normalized(element.name)))
+    return frozenset(found)
+
+
+@cache
+def _dynamic_names(app_id: str) -> frozenset[str]:
+    """What a dynamic list of the app may hold: its entities' labels (a product, a
+    ticket) and the names of the samples its dynamic lists show, on any page."""
+    names: set[str] = set()
+    for fixture in corpus.fixtures(app_id):
+        names.update(normalized(e.label) for e in fixture.entities)
+        for template in pages(app_id):
+            view = template.view(fixture, None)
+            elements = view.template.elements
+            names.update(
+                normalized(e.name)
+                for e in view.elements()
+                if e.name and any(elements[i].dynamic for i in (*e.ancestors, e.index))
+            )
+    return frozenset(names)
 
 
 def _stay(location: Location | None) -> Outcome:
