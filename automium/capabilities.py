@@ -178,8 +178,17 @@ def _submission_line(submission: Document) -> str:
     return (
         f"Modeled run {submission['runId']} of {submission['journeyRef']}: "
         f"{timeline['events']} events over {timeline['steps']} steps, modeled verdict "
-        f"{timeline['verdict']}."
+        f"{timeline['verdict']}{_not_known(timeline)}."
     )
+
+
+def _not_known(timeline: Document) -> str:
+    """The assertions compile could not check: a modeled run does not know them either."""
+    count = len(timeline.get("assertionsNotKnown", ()))
+    if not count:
+        return ""
+    plural = "s" if count > 1 else ""
+    return f"; {count} assertion{plural} not known (modeled: only a real run can say)"
 
 
 def _replay_line(summary: Document) -> str:

@@ -161,7 +161,10 @@ def run_request(journey: Journey, failure: tuple[str, str] | None = None) -> dic
         "appId": journey.app_id,
         "fixtureId": journey.fixture_id,
         "planner": PLANNER,
-        "environmentProfileId": "desktop-1280x720",
+        # The fixture's own profile: a phone fixture is not run on a desktop.
+        "environmentProfileId": corpus.get_fixture(
+            journey.fixture_id, journey.app_id
+        ).environment_profile_id,
         "includeEvents": True,
     }
     if failure is not None:

@@ -10,6 +10,7 @@ from automium.benchmark.model import model_trials, planner_profile
 from automium.benchmark.steps import JourneyProfile, journey_profile
 from automium.benchmark.trials import Trial
 from automium.contracts import PlannerReference
+from automium.journeys import reference_journey
 
 
 @cache
@@ -17,7 +18,7 @@ def app_journeys(app_id: str) -> tuple[JourneyProfile, ...]:
     """Every reference journey of every fixture of the app, in corpus order (the corpus is
     checked in, so each app's profiles are built once)."""
     return tuple(
-        journey_profile(journey)
+        journey_profile(reference_journey(journey.id))
         for fixture in corpus.fixtures(app_id)
         for journey in corpus.reference_journeys(fixture.id)
     )

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from automium.capabilities import COMPILE_JOURNEY
+from automium.capabilities import COMPILE_JOURNEY, CREATE_RUN_SUBMISSION
 from automium.contracts import ErrorCode, UncheckedReason, WarningCode
+from automium.errors import AutomiumError
 from automium.journeys import compilation_document, validate_journey
 from tests.cases import reference_journey
 from tests.mutations import Mutation, all_of, append_at, insert_at, set_at
@@ -238,3 +239,51 @@ def test_the_summary_line_counts_unchecked_items_by_section_and_the_warnings() -
         "Journey todo-mvc.clear-completed is valid; 2 assertions unchecked (dynamic); "
         "1 step unchecked (dynamic); 1 warning: "
     )
+
+
+# --- modeled runs agree with compile ----------------------------------------------------
+
+
+def _run(journey_id: str, **extra: Any) -> dict[str, Any]:
+    journey = reference_journey(journey_id)
+    request = {
+        "journeyId": journey["id"],
+        "appId": journey["appId"],
+        "fixtureId": journey["fixtureId"],
+        "planner": {"id": "p", "vendor": "openai", "model": "gpt-5"},
+        "environmentProfileId": "desktop-1280x720",
+        "includeEvents": True,
+        **extra,
+    }
+    summary, document = CREATE_RUN_SUBMISSION.answer(request)
+    return {"summary": summary, **document}
+
+
+def test_a_modeled_run_reports_the_assertions_compile_left_unchecked_as_not_known() -> None:
+    run = _run("todo-mvc.add-two-todos")
+    outcomes = {
+        e["payload"]["assertionId"]: e["type"]
+        for e in run["events"]
+        if e["type"].startswith("assertion.")
+    }
+
+    assert outcomes == {"two-left": "assertion.unknown", "input-cleared": "assertion.unknown"}
+    assert run["timeline"]["assertionsNotKnown"] == ["two-left", "input-cleared"]
+    assert "2 assertions not known (modeled: only a real run can say)" in run["summary"]
+
+
+def test_a_failing_variant_is_a_run_of_its_own_with_its_own_run_id() -> None:
+    passing = _run(MUG)
+    failing = _run(MUG, failure={"stepId": "pay", "failureClass": "product_issue"})
+
+    assert passing["runId"] != failing["runId"]
+    assert {e["runId"] for e in failing["events"]} == {failing["runId"]}
+
+
+def test_a_profile_of_another_device_than_the_fixtures_is_refused() -> None:
+    with pytest.raises(AutomiumError) as refused:
+        _run("shop-lite.guest-browse-then-checkout-gate")
+
+    assert [(p.code, p.path, p.allowed) for p in refused.value.problems] == [
+        (ErrorCode.INVALID_INPUT, "/environmentProfileId", ("mobile-390x844",))
+    ]
