@@ -29,7 +29,12 @@ from automium.benchmark.recorded import notice, observed, record_problems, recor
 from automium.benchmark.runner import app_journeys, run_trials
 from automium.benchmark.steps import JourneyProfile, journey_profile
 from automium.benchmark.trials import Trial
-from automium.benchmark.verdict import pareto, standings, verdict_document
+from automium.benchmark.verdict import (
+    modeled_verdict_document,
+    pareto,
+    standings,
+    verdict_document,
+)
 from automium.contracts import (
     BenchmarkReport,
     ComparePlannersInput,
@@ -194,7 +199,11 @@ def _report(
         "journeys": journeys,
         "trialCount": len(trials),
         "planners": reports,
-        "verdict": verdict_document(ranked, marks),
+        "verdict": (
+            modeled_verdict_document(ranked, marks)
+            if source is Source.MODELED
+            else verdict_document(ranked, marks)
+        ),
         **marker,
     }
 

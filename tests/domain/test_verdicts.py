@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from automium.capabilities import COMPILE_JOURNEY, CREATE_RUN_SUBMISSION
+from automium.capabilities import COMPARE_PLANNERS, COMPILE_JOURNEY, CREATE_RUN_SUBMISSION
 from automium.contracts import ErrorCode, UncheckedReason, WarningCode
 from automium.errors import AutomiumError
 from automium.journeys import compilation_document, validate_journey
@@ -287,3 +287,33 @@ def test_a_profile_of_another_device_than_the_fixtures_is_refused() -> None:
     assert [(p.code, p.path, p.allowed) for p in refused.value.problems] == [
         (ErrorCode.INVALID_INPUT, "/environmentProfileId", ("mobile-390x844",))
     ]
+
+
+# --- modeled comparisons rank nothing --------------------------------------------------------
+
+
+def test_planners_that_differ_only_in_identity_get_identical_modeled_entries() -> None:
+    planners = [
+        {"id": "alpha", "vendor": "anthropic", "model": "claude-opus-4"},
+        {"id": "renamed-beta", "vendor": "openai", "model": "gpt-5"},
+        {"id": "gamma", "vendor": "meta", "model": "llama-4"},
+    ]
+    _, report = COMPARE_PLANNERS.answer(
+        {
+            "corpusVersion": "2026.1",
+            "appIds": ["todo-mvc", "shop-lite"],
+            "planners": planners,
+            "repetitions": 4,
+        }
+    )
+
+    entries = [{k: v for k, v in p.items() if k != "planner"} for p in report["planners"]]
+    assert entries[0] == entries[1] == entries[2]
+    verdict = report["verdict"]
+    assert (verdict["best"], verdict["separable"], verdict["overlapping"]) == (
+        ["alpha", "renamed-beta", "gamma"],
+        False,
+        [],
+    )
+    assert "cannot be measured without recorded trials" in verdict["summary"]
+    assert [w for w in ("ahead", "better", "dominat", "highest") if w in verdict["summary"]] == []
