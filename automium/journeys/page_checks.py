@@ -38,6 +38,7 @@ Outcome = tuple["Location | None", "Element | None", list["Change"]]
 """The page after a step, the element it acted on, and what it changed."""
 
 _BY_RUN = "proven only by a run (automium run)"
+_MOVES = frozenset({"Escape", "Tab", "Shift+Tab", "PageUp", "PageDown", "Home", "End", "F5"})
 # Intents that do not change the page: after one is refused, the page is still known.
 _STAYS = frozenset(
     {"fill", "clear", "select_option", "check", "uncheck", "hover", "upload_file", "wait_for"}
@@ -345,6 +346,10 @@ class _Walker:
         Enter activates the focused element (in a field: its form's default button)."""
         key = step.get("key")
         if location is None or key != "Enter":
+            if location is not None and location.focus is not None and key not in _MOVES:
+                # A key typed into a field changes its value in a way the model does not
+                # follow (a letter, Backspace, an arrow in a select).
+                location = location.set_value(location.focus, None)
             after, happened = _moved(location, key)
             return after, element, happened
         elements = location.view.template.elements
@@ -772,8 +777,12 @@ class _Walker:
             self._unchecked(
                 path,
                 reason,
-                f"assertion {assertion.get('id')!r}: the {what} of {line} is dynamic "
-                f"(the app sets it at run time)",
+                f"assertion {assertion.get('id')!r}: the {what} of {line} "
+                + (
+                    "changed in a way the model does not follow (a key typed, a submit)"
+                    if location.journey_value(element.index) == (True, None)
+                    else "is dynamic (the app sets it at run time)"
+                ),
             )
             return
         wanted = normalized(expected)
