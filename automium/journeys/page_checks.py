@@ -171,7 +171,7 @@ class _Walker:
         if not steps:
             return
         first = steps[0].get("intent")
-        if first == "go_back":
+        if first == "go_back" and not self._refused(pointer("steps", 0)):
             self._problem(
                 ErrorCode.STEP_NOT_POSSIBLE,
                 "the journey starts with go_back: a run opens a fresh page, with nothing to go "
