@@ -21,7 +21,7 @@ from automium import corpus
 from automium.contracts import ErrorCode, Fixture, UncheckedReason, WarningCode
 from automium.corpus.pages import Element, normalized, pages
 from automium.errors import Problem, pointer, quoted
-from automium.journeys import observed, targets
+from automium.journeys import observed, targets, todo_state
 from automium.journeys.observed import FOCUSABLE_ROLES, SELECT_ROLES
 from automium.journeys.tracking import (
     FIELD_ROLES,
@@ -91,6 +91,7 @@ class Visit:
     element: Element | None
     after: Location | None
     happened: tuple[Change, ...] = ()
+    todos: todo_state.Todos | None = None  # TodoMVC's list after the step, when followed
 
 
 @dataclass
@@ -133,6 +134,9 @@ class _Walker:
         self.since: str | None = None  # the step whose page is being checked
         self.index = 0  # the step being walked
         self.typed: set[str] = set()  # values the journey typed: a dynamic list may show them
+        self.fresh = todo_state.initial(fixture)
+        self.todos: todo_state.Todos | None = None  # TodoMVC's list, while it is known
+        self.loaded = False
         self.unknown_why = ""  # why the page is unknown, once it is
 
     # -- steps ------------------------------------------------------------------------------
@@ -156,10 +160,21 @@ class _Walker:
                     f"step {step.get('id')!r}: the page is unknown here ({self.unknown_why})",
                 )
             self.index = index
+            found = len(self.result.problems)
             after, element, happened = self._step(step, path, location)
+            if len(self.result.problems) > found:
+                self.todos = None  # what a refused step meant to do to the list is unknown
             self.since = str(step.get("id", ""))
             self.result.visits.append(
-                Visit(index, str(step.get("id", "")), location, element, after, tuple(happened))
+                Visit(
+                    index,
+                    str(step.get("id", "")),
+                    location,
+                    element,
+                    after,
+                    tuple(happened),
+                    self.todos if after is not None else None,
+                )
             )
             location = after
         for index, assertion in enumerate(_items(document.get("assertions"))):
@@ -211,11 +226,19 @@ class _Walker:
         if not isinstance(target, dict):
             return _stay(location)
         where = pointer(*_parts(path), "target")
-        intent = step.get("intent")
         if location is None:
             self._unseen_secret(step, path, target)
             self._somewhere(target, where)
             return _stay(None)
+        followed = self._todo_step(step, path, location, target)
+        return followed or self._on_target_step(step, path, location, target)
+
+    def _on_target_step(
+        self, step: Step, path: str, location: Location, target: Mapping[str, Any]
+    ) -> Outcome:
+        """A step on the element of the page model ``target`` names."""
+        where = pointer(*_parts(path), "target")
+        intent = step.get("intent")
         element = self._resolve(target, where, location)
         if isinstance(element, Uncertain):
             return self._uncertain(step, path, location, target)
@@ -235,6 +258,86 @@ class _Walker:
                 f"is on {location.route} depends on the app's data at run time",
             )
         return self._apply(step, path, location, element)
+
+    def _todo_step(
+        self, step: Step, path: str, location: Location, target: Mapping[str, Any]
+    ) -> Outcome | None:
+        """A step on TodoMVC's rows, its toggle-all or its Clear completed, followed on the
+        list; ``None`` for any other step (the page model checks it)."""
+        todos = self.todos
+        key = (target.get("role"), target.get("name"))
+        if (
+            todos is None
+            or "ref" in target
+            or step.get("intent") not in ("click", "check", "uncheck")
+            or key not in (*todo_state.ROW_TARGETS, todo_state.CLEAR)
+        ):
+            return None
+        where = pointer(*_parts(path), "target")
+        if key == todo_state.CLEAR:
+            if not todos.any_completed:
+                self._problem(
+                    ErrorCode.UNKNOWN_TARGET,
+                    f'button "Clear completed" is not shown after step {self.since!r}: no todo '
+                    "is completed (TodoMVC shows it only while one is)",
+                    where,
+                )
+            else:
+                self.todos = todos.cleared()
+            return location, _model_element(location, key), []
+        return self._todo_row(step, path, location, target, todos)
+
+    def _todo_row(
+        self,
+        step: Step,
+        path: str,
+        location: Location,
+        target: Mapping[str, Any],
+        todos: todo_state.Todos,
+    ) -> Outcome:
+        """A toggle or Delete of one of TodoMVC's rows, picked by nth among those shown."""
+        key = (target.get("role"), target.get("name"))
+        intent = step.get("intent")
+        where = pointer(*_parts(path), "target")
+        shown = todos.shown(location.route)
+        nth = target.get("nth")
+        line = _line(target)
+        if nth is None and len(shown) > 1:
+            self._problem(
+                ErrorCode.AMBIGUOUS_TARGET,
+                f"{len(shown)} rows show {line} on {location.route} at this point; add nth",
+                where,
+                [f'{i}: {line} in listitem "{todos.rows[row][0]}"' for i, row in enumerate(shown)],
+            )
+            return _stay(location)
+        index = nth if isinstance(nth, int) else 0
+        if index >= len(shown):
+            self._problem(
+                ErrorCode.UNKNOWN_TARGET,
+                f"nth {index} is out of range: {len(shown)} row(s) show {line} on "
+                f"{location.route} after step {self.since!r} (rows: "
+                + (", ".join(repr(todos.rows[r][0]) for r in shown) or "none")
+                + ")",
+                f"{where}/nth" if nth is not None else where,
+                [f'{i}: {line} in listitem "{todos.rows[row][0]}"' for i, row in enumerate(shown)],
+            )
+            return _stay(location)
+        row = shown[index]
+        if key == todo_state.DELETE:
+            self.todos = todos.removed(row)
+        else:
+            done = todos.rows[row][1]
+            now = (not done) if intent == "click" else intent == "check"
+            if intent != "click" and now == done:
+                self._warn(
+                    WarningCode.NO_EFFECT,
+                    path,
+                    f"the row {todos.rows[row][0]!r} is already "
+                    f"{'completed' if done else 'active'} at this point, so {intent} changes "
+                    "nothing; check the steps before it",
+                )
+            self.todos = todos.toggled(row, now)
+        return location, _model_element(location, key), []
 
     def _uncertain(
         self, step: Step, path: str, location: Location, target: Mapping[str, Any]
@@ -263,6 +366,14 @@ class _Walker:
             return focused.set_value(element.index, typed), element, []
         if intent in ("check", "uncheck") or (intent == "click" and element.role in _CHECK_ROLES):
             focused = self._toggle(step, path, focused, element)
+            if self.todos is not None and (element.role, element.name) == todo_state.TOGGLE_ALL:
+                self.todos = (
+                    self.todos.all_toggled()
+                    if intent == "click"
+                    else self.todos.__class__(
+                        tuple((title, intent == "check") for title, _ in self.todos.rows)
+                    )
+                )
         if intent not in ("click", "check", "uncheck"):
             # upload_file moves the focus; hover, wait_for and scroll do not.
             return (focused if intent == "upload_file" else location), element, []
@@ -336,6 +447,10 @@ class _Walker:
                 choices,
             )
         self.unknown_why = ""
+        # A first load shows the fixture's list; a later one the same list only while the
+        # journey has not changed it (whether the app keeps a changed list is for a run).
+        self.todos = self.fresh if not self.loaded or self.todos == self.fresh else None
+        self.loaded = True
         after, redirected = open_route(self.fixture, route, entity if needs else None, location)
         return after, None, [Change("load", after.route, redirected)]
 
@@ -360,6 +475,16 @@ class _Walker:
         target = submit_target(location, focused) if focused.role in FIELD_ROLES else focused
         if target is None:
             return location, element, []
+        if self.todos is not None and (focused.role, focused.name) == todo_state.NEW_TODO:
+            was_set, title = location.journey_value(focused.index)
+            typed = (title or "").strip() if was_set else None
+            if typed is None and was_set:
+                self.todos = None  # a key changed it in a way the model does not follow
+            elif typed:
+                self.todos = self.todos.added(typed)
+            after, happened = activate(location, target)
+            # TodoMVC empties the field once it adds the todo.
+            return (after.set_value(focused.index, "") if after else None), element, happened
         after, happened = activate(location, target)
         if after is None:
             self._lose(
@@ -404,10 +529,12 @@ class _Walker:
 
     def _pick(
         self, visible: list[Element], nth: object, line: str, path: str, location: Location
-    ) -> Element | None:
+    ) -> Element | Uncertain | None:
         index = nth if isinstance(nth, int) else 0
         if index < len(visible):
             return visible[index]
+        if any(observed.uncertain(e, location) for e in visible):
+            return _UNCERTAIN  # a dynamic list may show more rows than the model's sample
         self._problem(
             ErrorCode.UNKNOWN_TARGET,
             f"nth {index} is out of range: {len(visible)} element(s) match {line} "
@@ -647,6 +774,12 @@ class _Walker:
         target = assertion.get("target")
         if location is None:
             self._on_lost_page(assertion, path)
+        elif (
+            isinstance(target, dict)
+            and visit.todos is not None
+            and self._todo_assertion(assertion, path, target, visit.todos, location)
+        ):
+            pass
         elif kind == "route_is":
             self._route(assertion, path, location)
         elif not isinstance(target, dict):
@@ -657,6 +790,55 @@ class _Walker:
             self._count(assertion, path, target, location)
         elif kind != "visible" or not self._shown_later(target, f"{path}/target", location):
             self._on_target(assertion, path, target, location)
+
+    def _todo_assertion(
+        self,
+        assertion: Mapping[str, Any],
+        path: str,
+        target: Mapping[str, Any],
+        todos: todo_state.Todos,
+        location: Location,
+    ) -> bool:
+        """An assertion on what TodoMVC's list decides: its rows, counter and Clear
+        completed; ``False`` for any other (the page model checks it)."""
+        key = (target.get("role"), target.get("name"))
+        if key in todo_state.ROW_TARGETS:
+            count = len(todos.shown(location.route))
+        elif key == todo_state.CLEAR:
+            count = int(todos.any_completed)
+        elif key == todo_state.LEFT:
+            count = int(bool(todos.rows))
+        else:
+            return False
+        kind = assertion.get("kind")
+        observed_text = todos.counter() if key == todo_state.LEFT and todos.rows else None
+        where, seen, holds = f"{path}/target", "", True
+        if kind == "count_equals":
+            where, seen, holds = f"{path}/count", str(count), assertion.get("count") == count
+        elif kind == "visible":
+            seen, holds = ("visible" if count else "hidden"), count > 0
+        elif kind == "hidden":
+            seen, holds = ("visible" if count else "hidden"), count == 0
+        elif kind in ("text_equals", "text_contains") and key == todo_state.LEFT:
+            expected = normalized(str(assertion.get("expected", "")))
+            seen = observed_text or "hidden (no todos)"
+            where = f"{path}/expected"
+            holds = observed_text is not None and (
+                expected in observed_text if kind == "text_contains" else expected == observed_text
+            )
+        else:
+            return False
+        if not holds:
+            self._problem(
+                ErrorCode.ASSERTION_CONTRADICTED,
+                f"after step {self.since!r} TodoMVC's list shows {seen} for {_line(target)} on "
+                f"{location.route} (rows: "
+                + (", ".join(f"{t!r}{' done' if d else ''}" for t, d in todos.rows) or "none")
+                + "), so this assertion would fail",
+                where,
+                [seen],
+            )
+        return True
 
     def _route(self, assertion: Mapping[str, Any], path: str, location: Location) -> None:
         route = assertion.get("route")
@@ -927,6 +1109,15 @@ def _moved(location: Location | None, key: object) -> tuple[Location | None, lis
     if location is not None and key == "Tab":
         return replace(location, focus=None), []
     return location, []
+
+
+def _model_element(location: Location, key: tuple[object, object]) -> Element | None:
+    """The page model's element of a role and name (the first): what a step followed on
+    TodoMVC's list acts on, for those that read the element (a run's hazards)."""
+    role, name = key
+    return next(
+        (e for e in location.view.template.by_role.get(str(role), ()) if e.name == name), None
+    )
 
 
 def _line(target: Mapping[str, Any]) -> str:

@@ -19,10 +19,12 @@ from hypothesis import strategies as st
 from automium import corpus
 from automium.contracts import Fixture
 from automium.corpus.pages import Element
-from automium.journeys import observed, targets
+from automium.journeys import observed, targets, todo_state
 from automium.journeys.tracking import Location, go_back, open_route
 
 Document = dict[str, Any]
+
+_FOLLOWED = {*todo_state.ROW_TARGETS, todo_state.CLEAR, todo_state.LEFT}
 
 _VALUE_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox", "slider"})
 # Keys that neither submit a form nor activate anything (Enter does; its page is modelled
@@ -67,7 +69,11 @@ def _named(location: Location, *, visible: bool) -> list[Element]:
     return [
         e
         for e in view.elements()
-        if e.role in targets.ROLES and view.name(e) and (location.visible(e) or not visible)
+        if e.role in targets.ROLES
+        and view.name(e)
+        and (location.visible(e) or not visible)
+        # TodoMVC's rows, counter and Clear completed follow its list, not the page model.
+        and (e.role, e.name) not in _FOLLOWED
     ]
 
 

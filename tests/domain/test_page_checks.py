@@ -98,16 +98,21 @@ PROBLEMS: list[tuple[str, str, Mutation, Expected]] = [
         ],
     ),
     (
+        # On the home page's featured list, which no journey changes (the search results
+        # are a dynamic list: a run may show more rows than the model's sample).
         "nth past the last match",
         MUG,
-        set_at("steps", 3, "target", "nth", value=5),
+        all_of(
+            drop_at("steps", 2), drop_at("steps", 1), set_at("steps", 1, "target", "nth", value=5)
+        ),
         [
             (
                 ErrorCode.UNKNOWN_TARGET,
-                "/steps/3/target/nth",
+                "/steps/1/target/nth",
                 (
                     '0: button "Add to cart" in listitem "$18.00"',
                     '1: button "Add to cart" in listitem "$14.00"',
+                    '2: button "Add to cart" in listitem "$9.50"',
                 ),
             )
         ],

@@ -16,7 +16,7 @@ from automium.contracts import ErrorCode, UncheckedReason, WarningCode
 from automium.errors import AutomiumError
 from automium.journeys import compilation_document, validate_journey
 from tests.cases import reference_journey
-from tests.mutations import Mutation, all_of, append_at, insert_at, set_at
+from tests.mutations import Mutation, all_of, append_at, drop_at, insert_at, set_at
 
 MUG = "shop-lite.buy-one-mug"
 SETTINGS = "admin-console.admin-updates-settings"
@@ -131,6 +131,39 @@ REFUSED: list[tuple[str, str, Mutation, Expected]] = [
         [(ErrorCode.STEP_NOT_POSSIBLE, "/steps/0", ())],
     ),
     (
+        "a row an earlier step deleted",
+        "todo-mvc.complete-delete-and-filter",
+        insert_at(
+            "steps",
+            3,
+            value=step(
+                "check-rent", "check", target={"role": "checkbox", "name": "Toggle Todo", "nth": 2}
+            ),
+        ),
+        [
+            (
+                ErrorCode.UNKNOWN_TARGET,
+                "/steps/3/target/nth",
+                (
+                    '0: checkbox "Toggle Todo" in listitem "Buy milk"',
+                    '1: checkbox "Toggle Todo" in listitem "Walk the dog"',
+                ),
+            )
+        ],
+    ),
+    (
+        "Clear completed with nothing completed",
+        CLEAR,
+        all_of(drop_at("steps", 2), drop_at("steps", 1)),
+        [(ErrorCode.UNKNOWN_TARGET, "/steps/2/target", ())],
+    ),
+    (
+        "a counter that contradicts the todos the journey added",
+        "todo-mvc.add-two-todos",
+        set_at("assertions", 0, "expected", value="3 items left"),
+        [(ErrorCode.ASSERTION_CONTRADICTED, "/assertions/0/expected", ("2 items left",))],
+    ),
+    (
         "a cart row no product of the app can make",
         MUG,
         all_of(
@@ -219,39 +252,46 @@ def test_dynamic_text_is_listed_unchecked_and_counted_in_the_summary_line() -> N
 
 
 def test_the_summary_line_counts_unchecked_items_by_section_and_the_warnings() -> None:
-    compilation = compilation_document(
+    guest = compilation_document(reference_journey("shop-lite.guest-browse-then-checkout-gate"))
+    twice = compilation_document(
         edited(
-            "todo-mvc.clear-completed",
+            IMPORT,
             insert_at(
                 "steps",
-                1,
+                6,
                 value=step(
-                    "undo", "uncheck", target={"role": "checkbox", "name": "Toggle Todo", "nth": 2}
+                    "again",
+                    "uncheck",
+                    target={"role": "checkbox", "name": "Show deactivated users"},
                 ),
             ),
         )
     )
 
-    assert [(w["code"], w["path"]) for w in compilation["warnings"]] == [
-        (WarningCode.NO_EFFECT, "/steps/1")
+    assert COMPILE_JOURNEY.summary(guest).startswith(
+        "Journey shop-lite.guest-browse-then-checkout-gate is valid; 2 assertions unchecked "
+        "(dynamic); 1 step unchecked (dynamic): "
+    )
+    assert [(w["code"], w["path"]) for w in twice["warnings"]] == [
+        (WarningCode.NO_EFFECT, "/steps/6")
     ]
-    assert COMPILE_JOURNEY.summary(compilation).startswith(
-        "Journey todo-mvc.clear-completed is valid; 2 assertions unchecked (dynamic); "
-        "1 step unchecked (dynamic); 1 warning: "
+    assert COMPILE_JOURNEY.summary(twice).startswith(
+        "Journey admin-console.import-users-csv is valid; 1 assertion unchecked (dynamic); "
+        "1 warning: "
     )
 
 
 # --- modeled runs agree with compile ----------------------------------------------------
 
 
-def _run(journey_id: str, **extra: Any) -> dict[str, Any]:
+def _run(journey_id: str, profile: str = "desktop-1280x720", **extra: Any) -> dict[str, Any]:
     journey = reference_journey(journey_id)
     request = {
         "journeyId": journey["id"],
         "appId": journey["appId"],
         "fixtureId": journey["fixtureId"],
         "planner": {"id": "p", "vendor": "openai", "model": "gpt-5"},
-        "environmentProfileId": "desktop-1280x720",
+        "environmentProfileId": profile,
         "includeEvents": True,
         **extra,
     }
@@ -260,15 +300,19 @@ def _run(journey_id: str, **extra: Any) -> dict[str, Any]:
 
 
 def test_a_modeled_run_reports_the_assertions_compile_left_unchecked_as_not_known() -> None:
-    run = _run("todo-mvc.add-two-todos")
+    run = _run("shop-lite.guest-browse-then-checkout-gate", "mobile-390x844")
     outcomes = {
         e["payload"]["assertionId"]: e["type"]
         for e in run["events"]
         if e["type"].startswith("assertion.")
     }
 
-    assert outcomes == {"two-left": "assertion.unknown", "input-cleared": "assertion.unknown"}
-    assert run["timeline"]["assertionsNotKnown"] == ["two-left", "input-cleared"]
+    assert outcomes == {
+        "cart-empty": "assertion.unknown",
+        "page-two": "assertion.unknown",
+        "sent-to-login": "assertion.passed",
+    }
+    assert run["timeline"]["assertionsNotKnown"] == ["cart-empty", "page-two"]
     assert "2 assertions not known (modeled: only a real run can say)" in run["summary"]
 
 
