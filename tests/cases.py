@@ -222,6 +222,11 @@ TOOLS: Mapping[str, ToolCases] = {
         successes={
             WORKED_EXAMPLE: reference_journey(),
             "worked-example-drawn": journey_with(mermaid=True),
+            # A valid verdict with unchecked assertions: the cart's heading and the
+            # pagination text are dynamic, proven only by a run.
+            "dynamic-content-unchecked": reference_journey(
+                "shop-lite.guest-browse-then-checkout-gate"
+            ),
         },
         refusals={
             "unknown-app": Refusal(journey_with(appId="gmail"), ErrorCode.INVALID_APP_ID, "/appId"),
