@@ -12,16 +12,26 @@ refused (by path) is not checked again, and the page after it is unknown.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from functools import cache
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from automium import corpus
 from automium.contracts import ErrorCode, Fixture, UncheckedReason, WarningCode
 from automium.corpus.pages import Element, normalized, pages
-from automium.errors import Problem, pointer, quoted
+from automium.errors import pointer, quoted
 from automium.journeys import observed, targets, todo_state
+from automium.journeys.assertion_checks import AssertionChecks
+from automium.journeys.findings import (
+    Step,
+    Uncertain,
+    Unchecked,
+    Visit,
+    Walk,
+    Warning,
+    parts,
+    target_line,
+)
 from automium.journeys.observed import FOCUSABLE_ROLES, SELECT_ROLES
 from automium.journeys.tracking import (
     FIELD_ROLES,
@@ -33,81 +43,21 @@ from automium.journeys.tracking import (
     submit_target,
 )
 
-Step = Mapping[str, Any]
+__all__ = ["Unchecked", "Visit", "Walk", "Warning", "walk"]
+
 Outcome = tuple["Location | None", "Element | None", list["Change"]]
 """The page after a step, the element it acted on, and what it changed."""
 
-_BY_RUN = "proven only by a run (automium run)"
 _MOVES = frozenset({"Escape", "Tab", "Shift+Tab", "PageUp", "PageDown", "Home", "End", "F5"})
 # Intents that do not change the page: after one is refused, the page is still known.
 _STAYS = frozenset(
     {"fill", "clear", "select_option", "check", "uncheck", "hover", "upload_file", "wait_for"}
 )
 _CHECK_ROLES = frozenset({"checkbox", "switch", "radio", "menuitemcheckbox", "menuitemradio"})
-_VALUE_ROLES = FIELD_ROLES | SELECT_ROLES | frozenset({"slider"})
 # Intents that need the element to be enabled (hover, scroll and waiting do not).
 _NEEDS_ENABLED = frozenset(
     {"click", "fill", "clear", "select_option", "check", "uncheck", "upload_file", "press_key"}
 )
-_REF_WARNING = (
-    "{ref} is a snapshot ref: refs change between snapshots, so the journey breaks when the "
-    "page does; prefer role and name"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Warning:
-    """A finding that does not make the journey invalid."""
-
-    code: WarningCode
-    path: str
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class Unchecked:
-    """A step or assertion the page models cannot settle: only a run can."""
-
-    path: str
-    reason: UncheckedReason
-    message: str
-
-
-class Uncertain:
-    """A target matching no element the page model shows, but one a ``[dynamic]`` list of
-    the page may show at run time (a cart row, a search result, a new todo)."""
-
-
-_UNCERTAIN = Uncertain()
-
-
-@dataclass(frozen=True, slots=True)
-class Visit:
-    """One step: where it started, the element it acted on, where it ended, what happened."""
-
-    index: int
-    step_id: str
-    before: Location | None
-    element: Element | None
-    after: Location | None
-    happened: tuple[Change, ...] = ()
-    todos: todo_state.Todos | None = None  # TodoMVC's list after the step, when followed
-
-
-@dataclass
-class Walk:
-    """Everything :func:`walk` found."""
-
-    problems: list[Problem] = field(default_factory=list)
-    warnings: list[Warning] = field(default_factory=list)
-    visits: list[Visit] = field(default_factory=list)
-    unchecked: list[Unchecked] = field(default_factory=list)
-
-    def unchecked_at(self, path: str) -> Unchecked | None:
-        return next((u for u in self.unchecked if u.path == path), None)
-
-    def after(self, step_id: str) -> Visit | None:
-        return next((v for v in self.visits if v.step_id == step_id), None)
 
 
 def walk(document: Mapping[str, Any], fixture: Fixture, refused: frozenset[str]) -> Walk:
@@ -124,21 +74,7 @@ def _items(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-class _Walker:
-    def __init__(self, fixture: Fixture, refused: frozenset[str]) -> None:
-        self.fixture = fixture
-        self.refused = refused
-        # Every path with a problem at it or inside it, found once instead of per step.
-        self._refused_within = {path[:end] for path in refused for end in _ends(path)}
-        self.result = Walk()
-        self.since: str | None = None  # the step whose page is being checked
-        self.index = 0  # the step being walked
-        self.typed: set[str] = set()  # values the journey typed: a dynamic list may show them
-        self.fresh = todo_state.initial(fixture)
-        self.todos: todo_state.Todos | None = None  # TodoMVC's list, while it is known
-        self.loaded = False
-        self.unknown_why = ""  # why the page is unknown, once it is
-
+class _Walker(AssertionChecks):
     # -- steps ------------------------------------------------------------------------------
 
     def run(self, document: Mapping[str, Any]) -> Walk:
@@ -217,7 +153,7 @@ class _Walker:
         if intent == "wait_for" and step.get("state") == "hidden" and isinstance(target, dict):
             # Waiting for an element to go away: like a hidden assertion, it need not be shown.
             if location is not None:
-                self._hidden(target, pointer(*_parts(path), "target"), location)
+                self._hidden(target, pointer(*parts(path), "target"), location)
             return _stay(location)
         return self._act(step, path, location, target)
 
@@ -225,7 +161,7 @@ class _Walker:
         """A step on an element: resolve it, check it can be acted on, apply what it does."""
         if not isinstance(target, dict):
             return _stay(location)
-        where = pointer(*_parts(path), "target")
+        where = pointer(*parts(path), "target")
         if location is None:
             self._unseen_secret(step, path, target)
             self._somewhere(target, where)
@@ -237,7 +173,7 @@ class _Walker:
         self, step: Step, path: str, location: Location, target: Mapping[str, Any]
     ) -> Outcome:
         """A step on the element of the page model ``target`` names."""
-        where = pointer(*_parts(path), "target")
+        where = pointer(*parts(path), "target")
         intent = step.get("intent")
         element = self._resolve(target, where, location)
         if isinstance(element, Uncertain):
@@ -273,7 +209,7 @@ class _Walker:
             or key not in (*todo_state.ROW_TARGETS, todo_state.CLEAR)
         ):
             return None
-        where = pointer(*_parts(path), "target")
+        where = pointer(*parts(path), "target")
         if key == todo_state.CLEAR:
             if not todos.any_completed:
                 self._problem(
@@ -298,10 +234,10 @@ class _Walker:
         """A toggle or Delete of one of TodoMVC's rows, picked by nth among those shown."""
         key = (target.get("role"), target.get("name"))
         intent = step.get("intent")
-        where = pointer(*_parts(path), "target")
+        where = pointer(*parts(path), "target")
         shown = todos.shown(location.route)
         nth = target.get("nth")
-        line = _line(target)
+        line = target_line(target)
         if nth is None and len(shown) > 1:
             self._problem(
                 ErrorCode.AMBIGUOUS_TARGET,
@@ -346,11 +282,11 @@ class _Walker:
         self._unchecked(
             path,
             UncheckedReason.DYNAMIC_PRESENCE,
-            f"step {step.get('id')!r}: {_line(target)} is not in the page model's sample "
+            f"step {step.get('id')!r}: {target_line(target)} is not in the page model's sample "
             f"of {location.route}, though a dynamic list there may show it",
         )
         if target.get("role") == "link" and step.get("intent") in ("click", "press_key"):
-            self._lose(step, path, f"{_line(target)} is a dynamic link")
+            self._lose(step, path, f"{target_line(target)} is a dynamic link")
             return None, None, []
         return _stay(location)
 
@@ -427,7 +363,7 @@ class _Walker:
             return None, None, []  # unknown_route was reported by the corpus check
         needs = ":" in known[route].path
         choices = [e.id for e in self.fixture.entities if e.route == route]
-        where = pointer(*_parts(path), "entity")
+        where = pointer(*parts(path), "entity")
         if needs and entity is None:
             self._problem(
                 ErrorCode.MISSING_ROUTE_PARAM,
@@ -492,179 +428,10 @@ class _Walker:
             )
         return after, element, happened
 
-    # -- targets ------------------------------------------------------------------------------
-
-    def _resolve(
-        self, target: Mapping[str, Any], path: str, location: Location
-    ) -> Element | Uncertain | None:
-        """The one element ``target`` names on the page, :data:`_UNCERTAIN` when only a
-        dynamic list of the page may show it, or ``None`` after a problem."""
-        if "ref" in target:
-            return self._by_ref(str(target["ref"]), path, location)
-        role, name, nth = target.get("role"), target.get("name"), target.get("nth")
-        if (
-            not isinstance(role, str)
-            or not isinstance(name, str)
-            or not self._spelled(role, name, path)
-        ):
-            return None
-        view = location.view
-        found = [e for e in view.elements_with_role(role) if targets.matches(e, role, name, view)]
-        visible = [e for e in found if location.visible(e)]
-        if not visible:
-            if not found and self._dynamic_may_show(role, name, location):
-                return _UNCERTAIN
-            self._missing(role, name, path, location, hidden=bool(found))
-            return None
-        if nth is None and len(visible) > 1:
-            self._problem(
-                ErrorCode.AMBIGUOUS_TARGET,
-                f'{len(visible)} elements match {role} "{name}" on {view.route_id}; add nth to '
-                "pick one (Playwright's strict mode refuses an ambiguous locator)",
-                path,
-                self._choices(visible, location),
-            )
-            return None
-        return self._pick(visible, nth, f'{role} "{name}"', path, location)
-
-    def _pick(
-        self, visible: list[Element], nth: object, line: str, path: str, location: Location
-    ) -> Element | Uncertain | None:
-        index = nth if isinstance(nth, int) else 0
-        if index < len(visible):
-            return visible[index]
-        if any(observed.uncertain(e, location) for e in visible):
-            return _UNCERTAIN  # a dynamic list may show more rows than the model's sample
-        self._problem(
-            ErrorCode.UNKNOWN_TARGET,
-            f"nth {index} is out of range: {len(visible)} element(s) match {line} "
-            f"on {location.route}",
-            f"{path}/nth",
-            self._choices(visible, location),
-        )
-        return None
-
-    def _by_ref(self, ref: str, path: str, location: Location) -> Element | None:
-        self._warn(WarningCode.SNAPSHOT_REF, path, _REF_WARNING.format(ref=ref))
-        element = location.view.template.find(ref)
-        if element is None or not location.view.present[element.index]:
-            self._problem(ErrorCode.UNKNOWN_TARGET, f"no node {ref} on {location.route}", path)
-            return None
-        return element
-
-    def _spelled(self, role: str, name: str, path: str) -> bool:
-        """Whether the role is a WAI-ARIA role and the name is no selector (else a problem)."""
-        if role not in targets.ROLES:
-            near = targets.nearest_roles(role)
-            hint = f"; did you mean {near[0]!r}?" if near else ""
-            self._problem(
-                ErrorCode.UNKNOWN_ROLE,
-                f"{quoted(role)} is not a WAI-ARIA 1.2 role{hint}",
-                f"{path}/role",
-                near,
-            )
-            return False
-        if syntax := targets.locator_syntax(name):
-            self._problem(
-                ErrorCode.INVALID_LOCATOR,
-                f"name {quoted(name)} looks like {syntax}; targets are an ARIA role and an "
-                "accessible name as the page model shows them, never CSS, XPath or script",
-                f"{path}/name",
-            )
-            return False
-        return True
-
-    def _choices(self, elements: Sequence[Element], location: Location) -> list[str]:
-        everything = location.view.template.elements
-        return [
-            f"{i}: {e.line(location.view.name(e))} {targets.context(e, everything, location.view)}"
-            for i, e in enumerate(elements)
-        ]
-
-    def _missing(
-        self, role: str, name: str, path: str, location: Location, *, hidden: bool
-    ) -> None:
-        view = location.view
-        line = f'{role} "{name}"'
-        if hidden:
-            message = (
-                f"{line} is on {view.route_id} but hidden at this point: nothing before reveals it"
-            )
-        else:
-            message = f"no {line} on {view.route_id}{self._since()}"
-            elsewhere = self._routes_with(role, name)
-            if elsewhere:
-                message += f"; {line} is on {', '.join(elsewhere)}"
-        # Never a sample row of a dynamic list: a run may not show it, so it is no fix.
-        steady = (e for e in view.elements() if not observed.uncertain(e, location))
-        candidates = targets.near_misses(role, name, steady, view)
-        if candidates and not hidden:
-            message += "; closest here: " + ", ".join(candidates[:3])
-        self._problem(ErrorCode.UNKNOWN_TARGET, message, path, candidates)
-
-    def _dynamic_may_show(self, role: str, name: str, location: Location) -> bool:
-        """Whether a ``[dynamic]`` node of the page has elements of ``role`` and ``name``
-        is one the app can show there: a name the app shows somewhere (a product in the
-        cart), a value the journey typed (a new todo), or a sample's name with one such
-        name put for another ("Remove Linen tea towel" for "Remove Stoneware mug")."""
-        view = location.view
-        samples = [
-            view.name(e) or ""
-            for e in view.elements_with_role(role)
-            if observed.uncertain(e, location) and location.visible(e)
-        ]
-        if not samples:
-            return False
-        wanted = normalized(name)
-        known = _dynamic_names(self.fixture.app_id) | self.typed
-        if wanted in known:
-            return True
-        for sample in samples:
-            for part in known:
-                if part and part in sample:
-                    head, tail = sample.split(part, 1)
-                    if (
-                        wanted.startswith(head)
-                        and wanted.endswith(tail)
-                        and wanted[len(head) : len(wanted) - len(tail)] in known
-                    ):
-                        return True
-        return False
-
-    def _somewhere(self, target: Mapping[str, Any], path: str) -> None:
-        """On a page the model lost, a target that exists on no page of the app, in no
-        fixture, is still refused: no run can find it."""
-        role, name = target.get("role"), target.get("name")
-        if not isinstance(role, str) or not isinstance(name, str):
-            return
-        if not self._spelled(role, name, path):
-            return
-        if self._in_app(role, name) or normalized(name) in self.typed:
-            return
-        self._problem(
-            ErrorCode.UNKNOWN_TARGET,
-            f'no {role} "{name}" on any page of {self.fixture.app_id}',
-            path,
-        )
-
-    def _routes_with(self, role: str, name: str) -> list[str]:
-        found = []
-        for template in pages(self.fixture.app_id):
-            view = template.view(self.fixture, None)
-            if any(
-                targets.matches(e, role, name, view) and view.name(e) is not None
-                for e in view.elements()
-            ):
-                found.append(template.route_id)
-        return found
-
-    def _since(self) -> str:
-        return f" (after step {self.since!r})" if self.since else ""
-
     def _actionable(self, step: Step, path: str, location: Location, element: Element) -> bool:
         """Whether ``step`` can act on ``element``; a problem when it cannot."""
         intent = str(step.get("intent"))
-        where = pointer(*_parts(path), "target")
+        where = pointer(*parts(path), "target")
         line = element.line(location.view.name(element))
         reason = None
         if location.behind_dialog(element):
@@ -706,7 +473,7 @@ class _Walker:
             self._problem(
                 ErrorCode.UNKNOWN_OPTION,
                 f"{quoted(value)} is not an option of {element.line()}",
-                pointer(*_parts(path), "value"),
+                pointer(*parts(path), "value"),
                 options,
             )
 
@@ -721,7 +488,7 @@ class _Walker:
                 f"{element.line()} is a {kind} field: never type a secret into a journey; "
                 f"use {use} instead of value"
                 + ("" if fitting else f" ({self.fixture.id} names no {kind})"),
-                pointer(*_parts(path), "value"),
+                pointer(*parts(path), "value"),
                 fitting,
             )
         elif "secretRef" in step and (not kind or step["secretRef"] not in fitting):
@@ -730,7 +497,7 @@ class _Walker:
                 f"{element.line()} takes a value, not a secretRef"
                 if not kind
                 else f"{quoted(step['secretRef'])} is not a {kind} of {self.fixture.id}",
-                pointer(*_parts(path), "secretRef"),
+                pointer(*parts(path), "secretRef"),
                 fitting,
             )
 
@@ -758,346 +525,9 @@ class _Walker:
             f"{quoted(ref)} is a path, not a file the fixture ships"
             if dotted
             else f"{quoted(ref)} is not a file of {self.fixture.id}; upload one it ships",
-            pointer(*_parts(path), "fileRef"),
+            pointer(*parts(path), "fileRef"),
             files,
         )
-
-    # -- assertions ---------------------------------------------------------------------------
-
-    def _assertion(self, assertion: Mapping[str, Any], path: str) -> None:
-        self.since = str(assertion.get("afterStep"))
-        visit = self.result.after(self.since)
-        if visit is None:
-            return  # an unknown step: reported
-        location = visit.after
-        kind = assertion.get("kind")
-        target = assertion.get("target")
-        if location is None:
-            self._on_lost_page(assertion, path)
-        elif (
-            isinstance(target, dict)
-            and visit.todos is not None
-            and self._todo_assertion(assertion, path, target, visit.todos, location)
-        ):
-            pass
-        elif kind == "route_is":
-            self._route(assertion, path, location)
-        elif not isinstance(target, dict):
-            pass  # the contract refused it
-        elif kind == "hidden":
-            self._hidden(target, f"{path}/target", location, assertion=path)
-        elif kind == "count_equals":
-            self._count(assertion, path, target, location)
-        elif kind != "visible" or not self._shown_later(target, f"{path}/target", location):
-            self._on_target(assertion, path, target, location)
-
-    def _todo_assertion(
-        self,
-        assertion: Mapping[str, Any],
-        path: str,
-        target: Mapping[str, Any],
-        todos: todo_state.Todos,
-        location: Location,
-    ) -> bool:
-        """An assertion on what TodoMVC's list decides: its rows, counter and Clear
-        completed; ``False`` for any other (the page model checks it)."""
-        key = (target.get("role"), target.get("name"))
-        if key in todo_state.ROW_TARGETS:
-            count = len(todos.shown(location.route))
-        elif key == todo_state.CLEAR:
-            count = int(todos.any_completed)
-        elif key == todo_state.LEFT:
-            count = int(bool(todos.rows))
-        else:
-            return False
-        kind = assertion.get("kind")
-        observed_text = todos.counter() if key == todo_state.LEFT and todos.rows else None
-        where, seen, holds = f"{path}/target", "", True
-        if kind == "count_equals":
-            where, seen, holds = f"{path}/count", str(count), assertion.get("count") == count
-        elif kind == "visible":
-            seen, holds = ("visible" if count else "hidden"), count > 0
-        elif kind == "hidden":
-            seen, holds = ("visible" if count else "hidden"), count == 0
-        elif kind in ("text_equals", "text_contains") and key == todo_state.LEFT:
-            expected = normalized(str(assertion.get("expected", "")))
-            seen = observed_text or "hidden (no todos)"
-            where = f"{path}/expected"
-            holds = observed_text is not None and (
-                expected in observed_text if kind == "text_contains" else expected == observed_text
-            )
-        else:
-            return False
-        if not holds:
-            self._problem(
-                ErrorCode.ASSERTION_CONTRADICTED,
-                f"after step {self.since!r} TodoMVC's list shows {seen} for {_line(target)} on "
-                f"{location.route} (rows: "
-                + (", ".join(f"{t!r}{' done' if d else ''}" for t, d in todos.rows) or "none")
-                + "), so this assertion would fail",
-                where,
-                [seen],
-            )
-        return True
-
-    def _route(self, assertion: Mapping[str, Any], path: str, location: Location) -> None:
-        route = assertion.get("route")
-        if isinstance(route, str) and route != location.route:
-            self._problem(
-                ErrorCode.ROUTE_NOT_REACHED,
-                f"after step {assertion.get('afterStep')!r} the journey is on "
-                f"{location.route}, not {route}",
-                f"{path}/route",
-                [location.route],
-            )
-
-    def _on_target(
-        self,
-        assertion: Mapping[str, Any],
-        path: str,
-        target: Mapping[str, Any],
-        location: Location,
-    ) -> None:
-        where = f"{path}/target"
-        element = self._resolve(target, where, location)
-        if isinstance(element, Uncertain):
-            self._unchecked(
-                path,
-                UncheckedReason.DYNAMIC_PRESENCE,
-                f"assertion {assertion.get('id')!r}: {_line(target)} is in a dynamic list of "
-                f"{location.route}, which the page model only samples",
-            )
-        elif element is not None:
-            self._on_element(assertion, path, element, location)
-
-    def _on_lost_page(self, assertion: Mapping[str, Any], path: str) -> None:
-        target = assertion.get("target")
-        if isinstance(target, dict):
-            self._somewhere(target, f"{path}/target")
-        self._unchecked(
-            path,
-            UncheckedReason.UNKNOWN_PAGE,
-            f"assertion {assertion.get('id')!r}: the page after step {self.since!r} is "
-            f"unknown ({self.unknown_why or 'the model does not follow it'})",
-        )
-
-    def _on_element(
-        self, assertion: Mapping[str, Any], path: str, element: Element, location: Location
-    ) -> None:
-        """A visible, text or value assertion on the one element it names."""
-        kind = assertion.get("kind")
-        if kind == "value_equals":
-            if element.role not in _VALUE_ROLES:
-                self._problem(
-                    ErrorCode.TARGET_NOT_ACTIONABLE,
-                    f"value_equals needs a form field, and {element.line()} has no value",
-                    f"{path}/target",
-                )
-                return
-            self._compare(assertion, path, element, observed.value(element, location), location)
-        elif kind in ("text_equals", "text_contains"):
-            self._compare(assertion, path, element, observed.text(element, location), location)
-        elif kind == "visible" and observed.uncertain(element, location):
-            self._unchecked(
-                path,
-                UncheckedReason.DYNAMIC_PRESENCE,
-                f"assertion {assertion.get('id')!r}: whether "
-                f"{element.line(location.view.name(element))} shows on {location.route} "
-                "depends on the app's data at run time",
-            )
-
-    def _in_app(self, role: str, name: str) -> bool:
-        """Whether any page of the app shows ``role`` and ``name`` to any fixture, an
-        element named after an entity counting under each entity's label."""
-        return (role, normalized(name)) in _app_targets(self.fixture.app_id)
-
-    def _shown_later(self, target: Mapping[str, Any], where: str, location: Location) -> bool:
-        """A visible assertion on an element the page has but does not show at this point:
-        refused as contradicted (the model knows it is hidden), or unchecked when it is
-        dynamic. ``False`` when the element shows, or is not on the page at all."""
-        role, name = target.get("role"), target.get("name")
-        if "ref" in target or not isinstance(role, str) or not isinstance(name, str):
-            return False
-        view = location.view
-        found = [e for e in view.elements_with_role(role) if targets.matches(e, role, name, view)]
-        if not found or any(location.visible(e) for e in found):
-            return False
-        if all(observed.uncertain(e, location) for e in found):
-            return False  # the dynamic-list rule decides (unchecked or not)
-        self._problem(
-            ErrorCode.ASSERTION_CONTRADICTED,
-            f'{role} "{name}" is on {view.route_id} but hidden after step {self.since!r} '
-            "(nothing before reveals it), so this visible assertion would fail",
-            where,
-            ["hidden"],
-        )
-        return True
-
-    def _compare(
-        self,
-        assertion: Mapping[str, Any],
-        path: str,
-        element: Element,
-        actual: str | None,
-        location: Location,
-    ) -> None:
-        """An expected text or value against what the page shows, refused when they differ."""
-        expected = assertion.get("expected")
-        kind = str(assertion.get("kind"))
-        if not isinstance(expected, str):
-            return
-        line = element.line(location.view.name(element))
-        if location.unsure and kind == "value_equals":
-            return  # a refused step before may have meant to set it: no echo of that problem
-        if actual is None:
-            reason = (
-                UncheckedReason.DYNAMIC_VALUE
-                if kind == "value_equals"
-                else UncheckedReason.DYNAMIC_TEXT
-            )
-            what = "value" if kind == "value_equals" else "text"
-            self._unchecked(
-                path,
-                reason,
-                f"assertion {assertion.get('id')!r}: the {what} of {line} "
-                + (
-                    "changed in a way the model does not follow (a key typed, a submit)"
-                    if location.journey_value(element.index) == (True, None)
-                    else "is dynamic (the app sets it at run time)"
-                ),
-            )
-            return
-        wanted = normalized(expected)
-        holds = wanted in actual if kind == "text_contains" else actual == wanted
-        if not holds:
-            verb = "contain" if kind == "text_contains" else "equal"
-            source = (
-                "what the journey set"
-                if location.journey_value(element.index)[0]
-                else "the page model"
-            )
-            self._problem(
-                ErrorCode.ASSERTION_CONTRADICTED,
-                f"{line} reads {quoted(actual)} after step {self.since!r} ({source}), which "
-                f"does not {verb} {quoted(expected)}, so this assertion would fail",
-                f"{path}/expected",
-                [actual],
-            )
-
-    def _count(
-        self,
-        assertion: Mapping[str, Any],
-        path: str,
-        target: Mapping[str, Any],
-        location: Location,
-    ) -> None:
-        count = assertion.get("count")
-        role, name = target.get("role"), target.get("name")
-        if not isinstance(count, int) or not isinstance(role, str) or not isinstance(name, str):
-            return
-        where = f"{path}/target"
-        if not self._spelled(role, name, where):
-            return
-        view = location.view
-        here = [e for e in view.elements_with_role(role) if targets.matches(e, role, name, view)]
-        if any(observed.uncertain(e, location) and location.visible(e) for e in here) or (
-            not here and self._dynamic_may_show(role, name, location)
-        ):
-            self._unchecked(
-                path,
-                UncheckedReason.DYNAMIC_COUNT,
-                f"assertion {assertion.get('id')!r}: how many {_line(target)} a run shows on "
-                f"{location.route} depends on what the journey did there (a dynamic list)",
-            )
-            return
-        if not here and not self._in_app(role, name):
-            self._missing(role, name, where, location, hidden=False)
-            return
-        shown = sum(1 for e in here if location.visible(e))
-        if shown != count and not location.unsure:
-            self._problem(
-                ErrorCode.ASSERTION_CONTRADICTED,
-                f"{shown} element(s) match {_line(target)} on {location.route} after step "
-                f"{self.since!r}, not {count}, so this assertion would fail",
-                f"{path}/count",
-                [str(shown)],
-            )
-
-    def _hidden(
-        self,
-        target: Mapping[str, Any],
-        where: str,
-        location: Location,
-        *,
-        assertion: str | None = None,
-    ) -> None:
-        """A target that must be hidden or absent: it must exist in the app's models, and
-        for an ``assertion`` (its path) the model must not show it here."""
-        if "ref" in target:
-            self._warn(WarningCode.SNAPSHOT_REF, where, _REF_WARNING.format(ref=target["ref"]))
-            return  # an absent node is what a hidden target may be: nothing to look up
-        role, name = target.get("role"), target.get("name")
-        if not isinstance(role, str) or not isinstance(name, str):
-            return
-        if not self._spelled(role, name, where):
-            return
-        view = location.view
-        here = [e for e in view.elements_with_role(role) if targets.matches(e, role, name, view)]
-        if not here and not self._in_app(role, name):
-            if assertion is not None and self._dynamic_may_show(role, name, location):
-                self._unchecked(
-                    assertion,
-                    UncheckedReason.DYNAMIC_PRESENCE,
-                    f"{_line(target)} may be in a dynamic list of {location.route}",
-                )
-                return
-            self._missing(role, name, where, location, hidden=False)
-            return
-        shown = [e for e in here if location.visible(e)]
-        if assertion is None or not shown:
-            return
-        if any(not observed.uncertain(e, location) for e in shown):
-            self._problem(
-                ErrorCode.ASSERTION_CONTRADICTED,
-                f'{role} "{name}" is visible on {view.route_id} after step {self.since!r} in '
-                "the page model, so this hidden assertion would fail; check the step it follows",
-                where,
-                ["visible"],
-            )
-        else:
-            self._unchecked(
-                assertion,
-                UncheckedReason.DYNAMIC_PRESENCE,
-                f"whether {_line(target)} is gone from {location.route} depends on the app's "
-                "data at run time",
-            )
-
-    # -- bookkeeping --------------------------------------------------------------------------
-
-    def _refused(self, path: str) -> bool:
-        """Whether a problem was reported at ``path`` or inside it."""
-        return path in self._refused_within
-
-    def _unchecked(self, path: str, reason: UncheckedReason, what: str) -> None:
-        if self.result.unchecked_at(path) is None:
-            self.result.unchecked.append(Unchecked(path, reason, f"{what}; {_BY_RUN}"))
-
-    def _lose(self, step: Step, path: str, why: str) -> None:
-        self.unknown_why = f"after step {step.get('id')!r}: {why}"
-        self._warn(
-            WarningCode.UNKNOWN_EFFECT,
-            path,
-            f"after step {step.get('id')!r} the page is unknown ({why}), so the steps and "
-            "assertions after it are not checked against pages until the next navigate",
-        )
-
-    def _problem(
-        self, code: ErrorCode, message: str, path: str, allowed: Sequence[str] = ()
-    ) -> None:
-        self.result.problems.append(Problem(code, message, path, tuple(allowed)))
-
-    def _warn(self, code: WarningCode, path: str, message: str) -> None:
-        self.result.warnings.append(Warning(code, path, message))
 
 
 def _moved(location: Location | None, key: object) -> tuple[Location | None, list[Change]]:
@@ -1120,54 +550,5 @@ def _model_element(location: Location, key: tuple[object, object]) -> Element | 
     )
 
 
-def _line(target: Mapping[str, Any]) -> str:
-    return f'{target.get("role")} "{target.get("name")}"'
-
-
-@cache
-def _app_targets(app_id: str) -> frozenset[tuple[str, str]]:
-    """Every (role, name) any fixture of the app sees on any page, entity labels included."""
-    found: set[tuple[str, str]] = set()
-    for fixture in corpus.fixtures(app_id):
-        labels = [e.label for e in fixture.entities]
-        for template in pages(app_id):
-            view = template.view(fixture, None)
-            for element in view.elements():
-                if element.annotated("name_from_entity"):
-                    found.update((element.role, normalized(label)) for label in labels)
-                else:
-                    found.add((element.role, normalized(element.name)))
-    return frozenset(found)
-
-
-@cache
-def _dynamic_names(app_id: str) -> frozenset[str]:
-    """What a dynamic list of the app may hold: its entities' labels (a product, a
-    ticket) and the names of the samples its dynamic lists show, on any page."""
-    names: set[str] = set()
-    for fixture in corpus.fixtures(app_id):
-        names.update(normalized(e.label) for e in fixture.entities)
-        for template in pages(app_id):
-            view = template.view(fixture, None)
-            elements = view.template.elements
-            names.update(
-                normalized(e.name)
-                for e in view.elements()
-                if e.name and any(elements[i].dynamic for i in (*e.ancestors, e.index))
-            )
-    return frozenset(names)
-
-
 def _stay(location: Location | None) -> Outcome:
     return location, None, []
-
-
-def _parts(path: str) -> Iterator[str | int]:
-    for part in path.split("/")[1:]:
-        yield int(part) if part.isdecimal() else part
-
-
-def _ends(path: str) -> Iterator[int]:
-    """Where each ancestor pointer of ``path`` ends, ``path`` itself included."""
-    yield from (i for i, c in enumerate(path) if c == "/" and i)
-    yield len(path)
