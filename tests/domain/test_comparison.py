@@ -25,6 +25,7 @@ from automium.contracts import (
     ReplayEvent,
     to_document,
 )
+from automium.journeys import reference_journey
 from automium.replay.digest import digest
 from automium.runs.timeline import timeline
 from automium.validation import check
@@ -285,8 +286,9 @@ def test_every_assumption_in_the_report_is_stated_in_the_models_docstring() -> N
 
 
 def hazards_at(journey_id: str, step_id: str) -> set[str]:
-    journey = next(j for j in corpus.reference_journeys() if j.id == journey_id)
-    step = next(s for s in journey_profile(journey).steps if s.step_id == step_id)
+    step = next(
+        s for s in journey_profile(reference_journey(journey_id)).steps if s.step_id == step_id
+    )
     return {hazard.name for hazard, _ in step.hazards}
 
 
@@ -329,10 +331,7 @@ def test_a_steps_hazards_come_from_what_its_page_holds(
 
 
 def test_a_harder_step_fails_more_often_than_a_plain_one() -> None:
-    journey = next(
-        j for j in corpus.reference_journeys() if j.id == "bank-sandbox.transfer-to-savings"
-    )
-    profile = journey_profile(journey)
+    profile = journey_profile(reference_journey("bank-sandbox.transfer-to-savings"))
     plan = planner_model.plan(planner_model.planner_profile("p", "openai", "gpt-5"), profile)
     failure = {
         step.step_id: 1 - plan.survival[i + 1] / plan.survival[i]
@@ -348,7 +347,7 @@ def test_a_failed_trial_names_the_step_it_ended_at_and_a_lane_of_that_steps_haza
         [PlannerReference(**c) for c in (CLAUDE, GPT, LLAMA)], list(corpus.app_ids()), 20
     )
     failed = [t for t in trials if not t.passed]
-    profiles = {j.id: journey_profile(j) for j in corpus.reference_journeys()}
+    profiles = {j.id: journey_profile(reference_journey(j.id)) for j in corpus.reference_journeys()}
 
     assert failed
     for trial in failed:
@@ -383,7 +382,7 @@ def test_the_report_lists_each_planners_most_failing_steps() -> None:
 def test_a_failures_lane_is_the_lane_its_failing_timeline_shows(
     failure_class: FailureClass,
 ) -> None:
-    journey = next(j for j in corpus.reference_journeys() if j.id == "shop-lite.buy-one-mug")
+    journey = reference_journey("shop-lite.buy-one-mug")
     modeled = timeline(
         "run-lanes", journey, ("p", "openai", "gpt-5"), "desktop-1280x720", ("add", failure_class)
     )
