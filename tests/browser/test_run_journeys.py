@@ -67,7 +67,6 @@ def test_a_reference_journey_passes_for_real_with_a_complete_manifest(
 @pytest.mark.parametrize("journey_id", journeys(SLICE))
 def test_the_modeled_timeline_and_the_real_run_agree(passing_run: Runner, journey_id: str) -> None:
     real = passing_run(journey_id)
-    journey = reference(journey_id)
     modeled = timeline(
         "run-model", reference_journey(journey_id), ("p", "scripted", "journey"), "desktop-1280x720"
     )
