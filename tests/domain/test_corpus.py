@@ -32,10 +32,10 @@ APPS: dict[str, tuple[str, tuple[str, ...]]] = {
         ("auth", "search", "forms", "cart", "checkout", "pagination"),
     ),
     "admin-console": (
-        "local-container",
+        "static-bundle",
         ("auth", "tables", "filters", "modals", "file-upload", "role-based-access"),
     ),
-    "helpdesk": ("local-container", ("auth", "rich-text", "multi-step-forms", "notifications")),
+    "helpdesk": ("static-bundle", ("auth", "rich-text", "multi-step-forms", "notifications")),
     "bank-sandbox": (
         "static-bundle",
         ("auth", "one-time-codes", "iframes", "confirmation-dialogs", "tables"),
