@@ -101,6 +101,7 @@ lock: $(STAMP)
 bench: $(STAMP) $(NODE_STAMP)
 	$(COMPILE_PACKAGE)
 	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m tests.journey_mutants
 
 clean:
 	rm -rf $(VENV)

@@ -146,8 +146,8 @@ def _fixtures_line(catalog: Mapping[str, Any]) -> str:
 
 def _compilation_line(compilation: Mapping[str, Any]) -> str:
     line = (
-        f"Journey {compilation['journeyId']} is valid: {compilation['stepCount']} steps, "
-        f"{compilation['assertionCount']} assertions, "
+        f"Journey {compilation['journeyId']} is {_verdict(compilation)}: "
+        f"{compilation['stepCount']} steps, {compilation['assertionCount']} assertions, "
         f"{len(compilation['graph']['nodes'])} graph nodes."
     )
     exports = compilation.get("exports")
@@ -157,13 +157,39 @@ def _compilation_line(compilation: Mapping[str, Any]) -> str:
     return f"{line} Exported as {names}, to save and run: nothing was run or written."
 
 
+def _verdict(compilation: Mapping[str, Any]) -> str:
+    """``valid``, then what is left to a run and the warnings, counted: "valid; 2
+    assertions unchecked (dynamic); 1 warning"."""
+    parts = ["valid"]
+    unchecked = compilation.get("unchecked", [])
+    for section in ("assertion", "step"):
+        reasons = [u["reason"] for u in unchecked if u["path"].startswith(f"/{section}s/")]
+        if reasons:
+            why = sorted({"unknown page" if r == "unknown_page" else "dynamic" for r in reasons})
+            plural = "s" if len(reasons) > 1 else ""
+            parts.append(f"{len(reasons)} {section}{plural} unchecked ({', '.join(why)})")
+    warnings = len(compilation["warnings"])
+    if warnings:
+        parts.append(f"{warnings} warning{'s' if warnings > 1 else ''}")
+    return "; ".join(parts)
+
+
 def _submission_line(submission: Mapping[str, Any]) -> str:
     timeline = submission["timeline"]
     return (
         f"Modeled run {submission['runId']} of {submission['journeyId']}: "
         f"{timeline['events']} events over {timeline['steps']} steps, modeled verdict "
-        f"{timeline['verdict']}."
+        f"{timeline['verdict']}{_not_known(timeline)}."
     )
+
+
+def _not_known(timeline: Mapping[str, Any]) -> str:
+    """The assertions compile could not check: a modeled run does not know them either."""
+    count = len(timeline.get("assertionsNotKnown", ()))
+    if not count:
+        return ""
+    plural = "s" if count > 1 else ""
+    return f"; {count} assertion{plural} not known (modeled: only a real run can say)"
 
 
 def _replay_line(summary: Mapping[str, Any]) -> str:
@@ -193,7 +219,9 @@ def _comparison_line(report: Mapping[str, Any]) -> str:
     verdict = report["verdict"]
     best = verdict["best"]
     leaders = (
-        f"{len(best)} planners tied best"
+        "modeled trials rank no planner"
+        if report["source"] == "modeled"
+        else f"{len(best)} planners tied best"
         if len(best) > 3
         else f"best {', '.join(best)}{' (tied)' if verdict['tied'] else ''}"
         if best

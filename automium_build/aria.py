@@ -12,8 +12,9 @@ document. ``getByRole`` on a page does not look inside an iframe, and a page's
 under an ``iframe "X"`` node is resolved in that frame
 (``page.locator('iframe[title="X"]').contentFrame().getByRole(...)``); the page and each
 frame are snapshotted and proven on their own (the page's template has a bare ``- iframe``
-where the model has ``iframe "X"``, the frame's template is the node's children); and a
-frame's content is not text of the nodes around the iframe.
+where the model has ``iframe "X"``, the frame's template is the node's children); a
+frame's content is not text of the nodes around the iframe; and a frame bounds a form, so
+Enter in a framed field activates the frame's ``[submit]`` button, never the page's.
 
 Refs are given in document order, ``e0`` being the page itself (role ``document``, named
 after the route's title), so they are stable as long as what comes before is unchanged.

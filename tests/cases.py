@@ -161,7 +161,10 @@ def run_request(journey: Journey, failure: tuple[str, str] | None = None) -> dic
         "appId": journey.app_id,
         "fixtureId": journey.fixture_id,
         "planner": PLANNER,
-        "environmentProfileId": "desktop-1280x720",
+        # The fixture's own profile: a phone fixture is not run on a desktop.
+        "environmentProfileId": corpus.get_fixture(
+            journey.fixture_id, journey.app_id
+        ).environment_profile_id,
         "includeEvents": True,
     }
     if failure is not None:
@@ -220,6 +223,11 @@ TOOLS: Mapping[str, ToolCases] = {
             WORKED_EXAMPLE: reference_journey(),
             "worked-example-drawn": journey_with(mermaid=True),
             "worked-example-exported": journey_with(export=["ts", "py"]),
+            # A valid verdict with unchecked assertions: the cart's heading and the
+            # pagination text are dynamic, proven only by a run.
+            "dynamic-content-unchecked": reference_journey(
+                "shop-lite.guest-browse-then-checkout-gate"
+            ),
         },
         refusals={
             "unknown-app": Refusal(journey_with(appId="gmail"), ErrorCode.INVALID_APP_ID, "/appId"),

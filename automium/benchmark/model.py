@@ -5,12 +5,13 @@ repeats these assumptions word for word in ``modeled.assumptions`` (``ASSUMPTION
 
 - Trials are modeled, not executed: a trial runs its journey's steps in order, on the pages
   compile walks them through, and its outcome, latency and tokens are drawn from the sha256
-  digest of the corpus version, journey id, planner id, vendor, model and repetition index,
-  so the same request always gives the same trials.
-- Planner traits depend only on vendor and model (trimmed, case-folded): skill (the chance
-  an attempt at a plain step succeeds) is uniform in [0.92, 0.985], speed factor in [0.75,
-  1.35], verbosity in [0.8, 1.4], and the sensitivity to each hazard but decision in [0.5,
-  1.5]; they say nothing about any real model.
+  digest of the corpus version, journey id and repetition index, so the same request always
+  gives the same trials, and every planner the same ones: a model cannot tell planners
+  apart, whatever their id, vendor or model.
+- One set of modeled planner traits serves every planner: skill (the chance an attempt at a
+  plain step succeeds) drawn from [0.92, 0.985], speed factor from [0.75, 1.35], verbosity
+  from [0.8, 1.4], and the sensitivity to each hazard but decision from [0.5, 1.5]; they
+  say nothing about any real model.
 - An attempt at a step fails with probability (1 - skill) times the sum of its hazards'
   weights, each but decision times the planner's sensitivity to it, capped at 0.9; which
   hazard failed is drawn in proportion to those terms, and gives the failure its class and
@@ -75,7 +76,7 @@ import json
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from automium.benchmark.steps import DECISION, HAZARDS, JourneyProfile
 from automium.benchmark.trials import Trial
@@ -115,14 +116,15 @@ def _strategies(names: frozenset[str]) -> str:
 ASSUMPTIONS: tuple[str, ...] = (
     "Trials are modeled, not executed: a trial runs its journey's steps in order, on the "
     "pages compile walks them through, and its outcome, latency and tokens are drawn from the "
-    "sha256 digest of the corpus version, journey id, planner id, vendor, model and "
-    "repetition index, so the same request always gives the same trials.",
-    "Planner traits depend only on vendor and model (trimmed, case-folded): skill (the chance "
-    f"an attempt at a plain step succeeds) is uniform in [{SKILL_RANGE[0]:g}, "
-    f"{SKILL_RANGE[1]:g}], speed factor in [{SPEED_RANGE[0]:g}, {SPEED_RANGE[1]:g}], "
-    f"verbosity in [{VERBOSITY_RANGE[0]:g}, {VERBOSITY_RANGE[1]:g}], and the sensitivity to "
-    f"each hazard but decision in [{SENSITIVITY_RANGE[0]:g}, {SENSITIVITY_RANGE[1]:g}]; they "
-    "say nothing about any real model.",
+    "sha256 digest of the corpus version, journey id and repetition index, so the same "
+    "request always gives the same trials, and every planner the same ones: a model cannot "
+    "tell planners apart, whatever their id, vendor or model.",
+    "One set of modeled planner traits serves every planner: skill (the chance an attempt at "
+    f"a plain step succeeds) drawn from [{SKILL_RANGE[0]:g}, {SKILL_RANGE[1]:g}], speed "
+    f"factor from [{SPEED_RANGE[0]:g}, {SPEED_RANGE[1]:g}], verbosity from "
+    f"[{VERBOSITY_RANGE[0]:g}, {VERBOSITY_RANGE[1]:g}], and the sensitivity to each hazard "
+    f"but decision from [{SENSITIVITY_RANGE[0]:g}, {SENSITIVITY_RANGE[1]:g}]; they say "
+    "nothing about any real model.",
     "An attempt at a step fails with probability (1 - skill) times the sum of its hazards' "
     "weights, each but decision times the planner's sensitivity to it, capped at "
     f"{MAX_STEP_FAILURE:g}; which hazard failed is drawn in proportion to those terms, and "
@@ -169,6 +171,16 @@ class PlannerProfile:
 
     def __hash__(self) -> int:
         return self._hash
+
+
+MODELED_PLANNER = ("modeled", "modeled", "modeled")
+"""The identity every modeled trial is drawn for (:func:`modeled_planner`)."""
+
+
+@cache
+def modeled_planner() -> PlannerProfile:
+    """The traits every planner of a modeled comparison shares."""
+    return planner_profile(*MODELED_PLANNER)
 
 
 @lru_cache(maxsize=64)  # a request names at most 8 planners, and an agent reuses its own

@@ -27,9 +27,14 @@ from automium.benchmark.metrics import Sums, tallies
 from automium.benchmark.model import ASSUMPTIONS
 from automium.benchmark.recorded import notice, observed, record_problems, recorded_trials
 from automium.benchmark.runner import app_journeys, run_trials
-from automium.benchmark.steps import JourneyProfile, profile
+from automium.benchmark.steps import JourneyProfile, journey_profile
 from automium.benchmark.trials import Trial
-from automium.benchmark.verdict import pareto, standings, verdict_document
+from automium.benchmark.verdict import (
+    modeled_verdict_document,
+    pareto,
+    standings,
+    verdict_document,
+)
 from automium.contracts import (
     BenchmarkReport,
     ComparePlannersInput,
@@ -43,8 +48,8 @@ from automium.contracts import (
     to_document,
 )
 from automium.errors import AutomiumError, Problem, pointer, pointer_key, quoted
-from automium.journeys import check_journey
-from automium.journeys.page_checks import Walk
+from automium.journeys import CheckedJourney, accepted, check_journey
+from automium.journeys.validate import Checked
 from automium.modeled import modeled
 from automium.validation import check, to_model
 
@@ -132,7 +137,7 @@ def report_document(document: object) -> dict[str, Any]:
     again was a third of a small comparison."""
     if isinstance(document, BaseModel):  # an in-process caller with a model already built
         document = to_document(document)
-    request, walks = _checked(document)
+    request, checked = _checked(document)
     app_ids = [app.root for app in request.app_ids]
     if request.trials is not None:
         trials = recorded_trials(request.trials)
@@ -145,7 +150,7 @@ def report_document(document: object) -> dict[str, Any]:
             marker={"recorded": to_document(_recorded(trials))},
         )
     repetitions = normalized_repetitions(request.repetitions)
-    given = _given_profiles(request.journeys or [], walks)
+    given = _given_profiles(checked)
     return _report(
         request,
         run_trials(request.planners, app_ids, repetitions, given),
@@ -194,7 +199,11 @@ def _report(
         "journeys": journeys,
         "trialCount": len(trials),
         "planners": reports,
-        "verdict": verdict_document(ranked, marks),
+        "verdict": (
+            modeled_verdict_document(ranked, marks)
+            if source is Source.MODELED
+            else verdict_document(ranked, marks)
+        ),
         **marker,
     }
 
@@ -242,16 +251,17 @@ def _failing_steps(trials: Sequence[Trial]) -> list[Document]:
 # -- checking ---------------------------------------------------------------------------------
 
 
-def _checked(document: object) -> tuple[ComparePlannersInput, list[Walk | None]]:
-    """The request and the page walk of each given journey, once everything accepts it."""
+def _checked(document: object) -> tuple[ComparePlannersInput, list[CheckedJourney]]:
+    """The request and each given journey checked (once, as compile checks it), once
+    everything accepts them."""
     problems: dict[str, Problem] = {}
-    walks: list[Walk | None] = []
+    walks: list[Checked] = []
     given = document.get("journeys") if isinstance(document, dict) else None
     if isinstance(given, list) and len(given) <= MAX_JOURNEYS:
         # Compile's problems first: they know the journey's app (its routes, its pages).
         for index, journey in enumerate(given):
             checked = check_journey(journey)
-            walks.append(checked.walk)
+            walks.append(checked)
             at = pointer("journeys", index)
             for problem in checked.problems:
                 problems.setdefault(at + problem.path, _under(problem, at))
@@ -263,7 +273,12 @@ def _checked(document: object) -> tuple[ComparePlannersInput, list[Walk | None]]
     found = request_problems(request)
     if found:
         raise AutomiumError(found)
-    return request, walks
+    journeys = request.journeys or []
+    assert isinstance(given, list) or not journeys  # the models were built from it
+    return request, [
+        accepted(document, walked, model=model)
+        for document, walked, model in zip(given or [], walks, journeys, strict=True)
+    ]
 
 
 def _under(problem: Problem, at: str) -> Problem:
@@ -341,12 +356,10 @@ def _planner_problems(planners: Sequence[PlannerReference]) -> list[Problem]:
 # -- journeys ---------------------------------------------------------------------------------
 
 
-def _given_profiles(
-    journeys: Sequence[Journey], walks: Sequence[Walk | None]
-) -> dict[str, list[JourneyProfile]]:
+def _given_profiles(journeys: Sequence[CheckedJourney]) -> dict[str, list[JourneyProfile]]:
     by_app: dict[str, list[JourneyProfile]] = {}
-    for journey, walk in zip(journeys, walks, strict=True):
-        by_app.setdefault(journey.app_id, []).append(profile(journey, walk, to_document(journey)))
+    for journey in journeys:
+        by_app.setdefault(journey.model.app_id, []).append(journey_profile(journey))
     return by_app
 
 

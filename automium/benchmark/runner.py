@@ -6,10 +6,11 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 
 from automium import corpus
-from automium.benchmark.model import model_trials, planner_profile
+from automium.benchmark.model import model_trials, modeled_planner
 from automium.benchmark.steps import JourneyProfile, journey_profile
 from automium.benchmark.trials import Trial
 from automium.contracts import PlannerReference
+from automium.journeys import reference_journey
 
 
 @cache
@@ -17,7 +18,7 @@ def app_journeys(app_id: str) -> tuple[JourneyProfile, ...]:
     """Every reference journey of every fixture of the app, in corpus order (the corpus is
     checked in, so each app's profiles are built once)."""
     return tuple(
-        journey_profile(journey)
+        journey_profile(reference_journey(journey.id))
         for fixture in corpus.fixtures(app_id)
         for journey in corpus.reference_journeys(fixture.id)
     )
@@ -37,10 +38,12 @@ def run_trials(
     """
     given = journeys or {}
     compared = {app_id: given.get(app_id) or app_journeys(app_id) for app_id in app_ids}
-    trials: list[Trial] = []
-    for planner in planners:
-        profile = planner_profile(planner.id, planner.vendor, planner.model)
-        for app_id in app_ids:
-            for journey in compared[app_id]:
-                trials.extend(model_trials(corpus.CORPUS_VERSION, profile, journey, repetitions))
-    return trials
+    # One set of trials for every planner: a model cannot tell planners apart, so a modeled
+    # comparison must not rank them by what their names hash to.
+    shared = [
+        trial
+        for app_id in app_ids
+        for journey in compared[app_id]
+        for trial in model_trials(corpus.CORPUS_VERSION, modeled_planner(), journey, repetitions)
+    ]
+    return [trial._replace(planner_id=planner.id) for planner in planners for trial in shared]

@@ -1,9 +1,10 @@
 """What each step of a journey asks of a planner, read off the pages it goes through.
 
-A journey is walked exactly as compile walks it (:func:`automium.journeys.check_journey`),
-and each step gets the *hazards* its page holds: the ways an attempt at it can fail, each
-with a weight (how much it adds to the planner's per-step error), the failure class its
-replay events would show, and the recovery strategies that can undo it. The planner model
+A journey is read off the walk compile made of it (a
+:class:`~automium.journeys.CheckedJourney`), and each step gets the *hazards* its page
+holds: the ways an attempt at it can fail, each with a weight (how much it adds to the
+planner's per-step error), the failure class its replay events would show, and the
+recovery strategies that can undo it. The planner model
 (:mod:`automium.benchmark.model`) turns them into probabilities; the table is the single
 place that says what makes a step hard.
 
@@ -15,15 +16,14 @@ executor, ``decision.rejected`` on the planner, ``policy.denied`` on the runtime
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from automium.contracts import FailureClass, Journey, ReplayLane, to_document
+from automium.contracts import FailureClass, ReplayLane
 from automium.corpus.pages import Element
-from automium.journeys import check_journey, targets
-from automium.journeys.page_checks import Visit, Walk
+from automium.journeys import CheckedJourney, targets
+from automium.journeys.page_checks import Visit
 from automium.journeys.tracking import Location
 
 F = FailureClass
@@ -179,31 +179,17 @@ class JourneyProfile:
         return sum(step.assertions for step in self.steps)
 
 
-@lru_cache(maxsize=256)
-def _profile_of(journey_json: str) -> JourneyProfile:
-    journey = Journey.model_validate_json(journey_json)
-    document = to_document(journey)
-    return profile(journey, check_journey(document).walk, document)
-
-
-def journey_profile(journey: Journey) -> JourneyProfile:
-    """The profile of a valid journey (compile accepts it), cached by its content."""
-    # exclude_unset: the document as written, so the walk sees what compile saw (a dump with
-    # every field would write null where the contract wants the field left out).
-    return _profile_of(journey.model_dump_json(by_alias=True, exclude_unset=True))
-
-
-def profile(journey: Journey, walk: Walk | None, document: Mapping[str, Any]) -> JourneyProfile:
-    """The profile of ``journey`` from the walk compile made of it (``document``: its JSON)."""
-    visits: Sequence[Visit] = walk.visits if walk is not None else ()
+def journey_profile(checked: CheckedJourney) -> JourneyProfile:
+    """The profile of a journey compile accepted, from the walk compile made of it."""
+    journey, visits = checked.model, checked.walk.visits
     after: dict[str, int] = {}
     for assertion in journey.assertions:
         after[assertion.after_step] = after.get(assertion.after_step, 0) + 1
     steps = []
-    for index, step in enumerate(document.get("steps") or ()):
+    for index, step in enumerate(checked.document["steps"]):
         visit = visits[index] if index < len(visits) else None
-        checked = after.get(str(step["id"]), 0)
-        steps.append(StepProfile(str(step["id"]), _hazards(step, visit, checked), checked))
+        asserted = after.get(str(step["id"]), 0)
+        steps.append(StepProfile(str(step["id"]), _hazards(step, visit, asserted), asserted))
     recovery = journey.recovery
     return JourneyProfile(
         app_id=journey.app_id,

@@ -112,6 +112,33 @@ def verdict_document(
     }
 
 
+def modeled_verdict_document(
+    ranked: Sequence[Standing], marks: Mapping[str, list[str] | None]
+) -> dict[str, Any]:
+    """The verdict on modeled trials: they are the same for every planner (a model cannot
+    tell planners apart), so it ranks nothing: every planner or none is best, nothing is
+    separable, and the summary says what would tell them apart."""
+    frontier = [s.planner_id for s in ranked if marks.get(s.planner_id) == []]
+    if not ranked:
+        summary = "No planner has trials, so nothing can be compared."
+    else:
+        each = " each" if len(ranked) > 1 else ""
+        summary = (
+            "Modeled trials are the same for every planner, whatever its id, vendor or "
+            f"model: pass rate {_described(ranked[0])}{each}. Planner differences cannot be "
+            "measured without recorded trials: give trials recorded from real runs "
+            "(automium run) to compare planners."
+        )
+    return {
+        "best": [s.planner_id for s in ranked],
+        "tied": len(ranked) > 1,
+        "overlapping": [],
+        "separable": False,
+        "paretoFrontier": frontier,
+        "summary": summary,
+    }
+
+
 def _best_sentence(ranked: Sequence[Standing], best: Sequence[Standing]) -> str:
     if not best:
         return "No planner has trials, so nothing can be compared."

@@ -44,11 +44,10 @@ from automium.execution.replay import Replay
 from automium.execution.snapshots import parse_aria, semantic_snapshot
 from automium.hosting import AppServer, Fault
 from automium.hosting.bundles import secret
-from automium.journeys import check_journey
+from automium.journeys.checked import CheckedJourney, checked_journey
 from automium.journeys.labels import step_label
 from automium.journeys.page_checks import Visit
 from automium.runs.submission import run_id_for
-from automium.validation import to_model
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Dialog, Frame, Page
@@ -104,8 +103,9 @@ class Outcome:
         }
 
 
-def base_run_id(journey: Journey) -> str:
+def base_run_id(checked: CheckedJourney) -> str:
     """The same journey, planner and profile always give the same base id."""
+    journey = checked.model
     fixture = corpus.get_fixture(journey.fixture_id, journey.app_id)
     request = RunSubmissionInput(
         app_id=journey.app_id,
@@ -114,38 +114,34 @@ def base_run_id(journey: Journey) -> str:
         planner=PlannerReference(**PLANNER),
         environment_profile_id=fixture.environment_profile_id,
     )
-    return run_id_for(journey, request)
+    return run_id_for(checked, request)
 
 
 def run_journey(document: Json, browser: Browser, options: Options) -> Outcome:
     """Compile ``document`` (raises ``AutomiumError`` when compile refuses it), then run it."""
-    find("automium_compile_journey").answer(document)
-    journey = to_model(Journey, document)
-    walked = check_journey(document).walk
-    assert walked is not None  # compile accepted the journey: its walk exists
-    visits = tuple(walked.visits)
-    return _Run(document, journey, visits, browser, options).run()
+    find("automium_compile_journey").answer(document)  # refused exactly as compile refuses
+    return _Run(document, checked_journey(document), browser, options).run()
 
 
 class _Run:
     def __init__(
         self,
         document: Json,
-        journey: Journey,
-        visits: Sequence[Visit],
+        checked: CheckedJourney,
         browser: Browser,
         options: Options,
     ) -> None:
+        journey = checked.model
         self.document = document
         self.journey = journey
-        self.visits = visits
+        self.visits: Sequence[Visit] = tuple(checked.walk.visits)
         self.browser = browser
         self.options = options
         self.fixture = corpus.get_fixture(journey.fixture_id, journey.app_id)
         self.profile = corpus.get_environment_profile(self.fixture.environment_profile_id)
         self.routes = Routes.of(self.fixture)
         self.titles = {r.id: r.title for r in corpus.get_app(journey.app_id).routes}
-        self.run_id = f"{base_run_id(journey)}.{options.repetition}"
+        self.run_id = f"{base_run_id(checked)}.{options.repetition}"
         out = options.out if options.out is not None else Path.cwd() / self.fixture.artifact_root
         self.dir = RunDir(out, self.run_id, self.fixture.artifact_root)
         self.replay = Replay(self.run_id)

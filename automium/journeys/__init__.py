@@ -3,11 +3,20 @@
 A journey is checked against its contract, the corpus and the pages it goes through in one
 pass (:func:`check_journey`, :func:`validate_journey`), compiled to an acyclic graph
 (:func:`compile_journey`, :func:`build_graph`), drawn for humans (:func:`render_mermaid`)
-and bound to runs by its ref (:func:`journey_ref`). Everything here is pure:
-no I/O, no clock, no randomness, so the same journey always compiles to the same graph.
+and bound to runs by its ref (:func:`journey_ref`). A journey compile accepts is handed on
+as one :class:`CheckedJourney` (document, model, walk, ref), built once per call.
+Everything here is pure: no I/O, no clock, no randomness, so the same journey always
+compiles to the same graph.
 """
 
-from automium.journeys.compiler import compilation_document, compile_journey
+from automium.journeys.checked import (
+    CheckedJourney,
+    accepted,
+    checked_journey,
+    reference_journey,
+    reference_journeys,
+)
+from automium.journeys.compiler import compilation_document, compilation_of, compile_journey
 from automium.journeys.graph import build_graph
 from automium.journeys.mermaid import render_mermaid
 from automium.journeys.refs import journey_ref
@@ -19,12 +28,18 @@ from automium.journeys.validate import (
 )
 
 __all__ = [
+    "CheckedJourney",
+    "accepted",
     "build_graph",
     "check_journey",
+    "checked_journey",
     "compilation_document",
+    "compilation_of",
     "compile_journey",
     "journey_ref",
     "nested_problems",
+    "reference_journey",
+    "reference_journeys",
     "render_mermaid",
     "validate_journey",
     "with_nested_journey",

@@ -6,11 +6,9 @@ from typing import Any
 
 from automium import corpus
 from automium.contracts import JourneyCompilation
-from automium.errors import AutomiumError
+from automium.journeys.checked import CheckedJourney, checked_journey
 from automium.journeys.graph import build_graph
 from automium.journeys.mermaid import render_mermaid
-from automium.journeys.refs import journey_ref
-from automium.journeys.validate import check_journey
 
 
 def compile_journey(document: object) -> JourneyCompilation:
@@ -22,21 +20,26 @@ def compile_journey(document: object) -> JourneyCompilation:
 def compilation_document(document: object) -> dict[str, Any]:
     """:func:`compile_journey`'s output as its ``journey-compilation.v1`` document, built
     directly (what an answer sends; the model would only be dumped back to it)."""
-    checked = check_journey(document)
-    if checked.problems:
-        raise AutomiumError(checked.problems)
-    assert isinstance(document, dict)  # the contract accepted it: a journey object
+    return compilation_of(checked_journey(document))
+
+
+def compilation_of(journey: CheckedJourney) -> dict[str, Any]:
+    """The ``journey-compilation.v1`` document of a journey compile accepted."""
+    document = journey.document
     graph = build_graph(document)
     compilation: dict[str, Any] = {
         "schemaVersion": "automium.journey-compilation/v1",
         "corpusVersion": corpus.CORPUS_VERSION,
         "journeyId": document["id"],
-        "journeyRef": journey_ref(document),
+        "journeyRef": journey.ref,
         "valid": True,
         "stepCount": len(document["steps"]),
         "assertionCount": len(document["assertions"]),
         "warnings": [
-            {"code": w.code, "path": w.path, "message": w.message} for w in checked.warnings
+            {"code": w.code, "path": w.path, "message": w.message} for w in journey.warnings
+        ],
+        "unchecked": [
+            {"path": u.path, "reason": u.reason, "message": u.message} for u in journey.unchecked
         ],
         "graph": graph,
     }
@@ -46,7 +49,6 @@ def compilation_document(document: object) -> dict[str, Any]:
         # Imported here: the exporter reads the journey package, and only an export needs it.
         from automium.export import exported_files  # noqa: PLC0415
 
-        assert checked.walk is not None  # a valid journey was followed page by page
-        files = exported_files(document, checked.walk, document["export"])
+        files = exported_files(document, journey.walk, document["export"])
         compilation["exports"] = [f.document() for f in files]
     return compilation

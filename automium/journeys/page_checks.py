@@ -12,15 +12,27 @@ refused (by path) is not checked again, and the page after it is unknown.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from automium import corpus
-from automium.contracts import ErrorCode, Fixture, WarningCode
+from automium.contracts import ErrorCode, Fixture, UncheckedReason, WarningCode
 from automium.corpus.pages import Element, normalized, pages
-from automium.errors import Problem, pointer, quoted
-from automium.journeys import targets
+from automium.errors import pointer, quoted
+from automium.journeys import observed, targets, todo_state
+from automium.journeys.assertion_checks import AssertionChecks
+from automium.journeys.findings import (
+    Step,
+    Uncertain,
+    Unchecked,
+    Visit,
+    Walk,
+    Warning,
+    parts,
+    target_line,
+)
+from automium.journeys.observed import FOCUSABLE_ROLES, SELECT_ROLES
 from automium.journeys.tracking import (
     FIELD_ROLES,
     Change,
@@ -31,54 +43,21 @@ from automium.journeys.tracking import (
     submit_target,
 )
 
-Step = Mapping[str, Any]
+__all__ = ["Unchecked", "Visit", "Walk", "Warning", "walk"]
+
 Outcome = tuple["Location | None", "Element | None", list["Change"]]
 """The page after a step, the element it acted on, and what it changed."""
 
-_SELECT_ROLES = frozenset({"combobox", "listbox"})
+_MOVES = frozenset({"Escape", "Tab", "Shift+Tab", "PageUp", "PageDown", "Home", "End", "F5"})
+# Intents that do not change the page: after one is refused, the page is still known.
+_STAYS = frozenset(
+    {"fill", "clear", "select_option", "check", "uncheck", "hover", "upload_file", "wait_for"}
+)
 _CHECK_ROLES = frozenset({"checkbox", "switch", "radio", "menuitemcheckbox", "menuitemradio"})
-_VALUE_ROLES = FIELD_ROLES | _SELECT_ROLES | frozenset({"slider"})
 # Intents that need the element to be enabled (hover, scroll and waiting do not).
 _NEEDS_ENABLED = frozenset(
     {"click", "fill", "clear", "select_option", "check", "uncheck", "upload_file", "press_key"}
 )
-_REF_WARNING = (
-    "{ref} is a snapshot ref: refs change between snapshots, so the journey breaks when the "
-    "page does; prefer role and name"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Warning:
-    """A finding that does not make the journey invalid."""
-
-    code: WarningCode
-    path: str
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class Visit:
-    """One step: where it started, the element it acted on, where it ended, what happened."""
-
-    index: int
-    step_id: str
-    before: Location | None
-    element: Element | None
-    after: Location | None
-    happened: tuple[Change, ...] = ()
-
-
-@dataclass
-class Walk:
-    """Everything :func:`walk` found."""
-
-    problems: list[Problem] = field(default_factory=list)
-    warnings: list[Warning] = field(default_factory=list)
-    visits: list[Visit] = field(default_factory=list)
-
-    def after(self, step_id: str) -> Visit | None:
-        return next((v for v in self.visits if v.step_id == step_id), None)
 
 
 def walk(document: Mapping[str, Any], fixture: Fixture, refused: frozenset[str]) -> Walk:
@@ -95,15 +74,7 @@ def _items(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-class _Walker:
-    def __init__(self, fixture: Fixture, refused: frozenset[str]) -> None:
-        self.fixture = fixture
-        self.refused = refused
-        # Every path with a problem at it or inside it, found once instead of per step.
-        self._refused_within = {path[:end] for path in refused for end in _ends(path)}
-        self.result = Walk()
-        self.since: str | None = None  # the step whose page is being checked
-
+class _Walker(AssertionChecks):
     # -- steps ------------------------------------------------------------------------------
 
     def run(self, document: Mapping[str, Any]) -> Walk:
@@ -111,16 +82,35 @@ class _Walker:
         steps = [s if isinstance(s, dict) else {} for s in _items(document.get("steps"))]
         self._start_warnings(steps)
         location: Location | None = None
+        self.unknown_why = "the journey does not start with navigate"
         for index, step in enumerate(steps):
             path = pointer("steps", index)
             if self._refused(path):
                 location = None  # the contract refused the step: what it does is unknown
                 self.result.visits.append(Visit(index, str(step.get("id", "")), None, None, None))
                 continue
+            if location is None and step.get("intent") != "navigate":
+                self._unchecked(
+                    path,
+                    UncheckedReason.UNKNOWN_PAGE,
+                    f"step {step.get('id')!r}: the page is unknown here ({self.unknown_why})",
+                )
+            self.index = index
+            found = len(self.result.problems)
             after, element, happened = self._step(step, path, location)
+            if len(self.result.problems) > found:
+                self.todos = None  # what a refused step meant to do to the list is unknown
             self.since = str(step.get("id", ""))
             self.result.visits.append(
-                Visit(index, str(step.get("id", "")), location, element, after, tuple(happened))
+                Visit(
+                    index,
+                    str(step.get("id", "")),
+                    location,
+                    element,
+                    after,
+                    tuple(happened),
+                    self.todos if after is not None else None,
+                )
             )
             location = after
         for index, assertion in enumerate(_items(document.get("assertions"))):
@@ -132,12 +122,12 @@ class _Walker:
         if not steps:
             return
         first = steps[0].get("intent")
-        if first == "go_back":
-            self._warn(
-                WarningCode.STARTS_WITH_GO_BACK,
+        if first == "go_back" and not self._refused(pointer("steps", 0)):
+            self._problem(
+                ErrorCode.STEP_NOT_POSSIBLE,
+                "the journey starts with go_back: a run opens a fresh page, with nothing to go "
+                "back to; start with navigate",
                 pointer("steps", 0),
-                "the journey starts with go_back: there is no page to go back to yet, so the "
-                "page stays unknown until a navigate; start with navigate",
             )
         elif first != "navigate":
             self._warn(
@@ -152,7 +142,7 @@ class _Walker:
         if intent == "navigate":
             return self._navigate(step, path, location)
         if intent == "go_back":
-            return self._back(step, path, location)
+            return self._back(path, location)
         if intent == "upload_file":
             self._file(step, path)  # the fixture's files, whatever the page
         target = step.get("target")
@@ -163,7 +153,7 @@ class _Walker:
         if intent == "wait_for" and step.get("state") == "hidden" and isinstance(target, dict):
             # Waiting for an element to go away: like a hidden assertion, it need not be shown.
             if location is not None:
-                self._hidden(target, pointer(*_parts(path), "target"), location, expect=False)
+                self._hidden(target, pointer(*parts(path), "target"), location)
             return _stay(location)
         return self._act(step, path, location, target)
 
@@ -171,32 +161,199 @@ class _Walker:
         """A step on an element: resolve it, check it can be acted on, apply what it does."""
         if not isinstance(target, dict):
             return _stay(location)
+        where = pointer(*parts(path), "target")
         if location is None:
             self._unseen_secret(step, path, target)
+            self._somewhere(target, where)
             return _stay(None)
-        element = self._resolve(target, pointer(*_parts(path), "target"), location)
+        followed = self._todo_step(step, path, location, target)
+        return followed or self._on_target_step(step, path, location, target)
+
+    def _on_target_step(
+        self, step: Step, path: str, location: Location, target: Mapping[str, Any]
+    ) -> Outcome:
+        """A step on the element of the page model ``target`` names."""
+        where = pointer(*parts(path), "target")
+        intent = step.get("intent")
+        element = self._resolve(target, where, location)
+        if isinstance(element, Uncertain):
+            return self._uncertain(step, path, location, target)
         if element is None or not self._actionable(step, path, location, element):
-            return None, element, []  # refused: where the step would lead is unknown
+            # Refused: a step that cannot change the page leaves it known, so what follows
+            # is still checked; after a refused click or key, where it leads is unknown.
+            if intent in _STAYS:
+                # What the step meant to set is unknown: no value is compared after it.
+                return _stay(replace(location, unsure=True))
+            self.unknown_why = f"step {step.get('id')!r} is refused"
+            return None, element, []
+        if observed.uncertain(element, location):
+            self._unchecked(
+                path,
+                UncheckedReason.DYNAMIC_PRESENCE,
+                f"step {step.get('id')!r}: whether {element.line(location.view.name(element))} "
+                f"is on {location.route} depends on the app's data at run time",
+            )
+        return self._apply(step, path, location, element)
+
+    def _todo_step(
+        self, step: Step, path: str, location: Location, target: Mapping[str, Any]
+    ) -> Outcome | None:
+        """A step on TodoMVC's rows, its toggle-all or its Clear completed, followed on the
+        list; ``None`` for any other step (the page model checks it)."""
+        todos = self.todos
+        key = (target.get("role"), target.get("name"))
+        if (
+            todos is None
+            or "ref" in target
+            or step.get("intent") not in ("click", "check", "uncheck")
+            or key not in (*todo_state.ROW_TARGETS, todo_state.CLEAR)
+        ):
+            return None
+        where = pointer(*parts(path), "target")
+        if key == todo_state.CLEAR:
+            if not todos.any_completed:
+                self._problem(
+                    ErrorCode.UNKNOWN_TARGET,
+                    f'button "Clear completed" is not shown after step {self.since!r}: no todo '
+                    "is completed (TodoMVC shows it only while one is)",
+                    where,
+                )
+            else:
+                self.todos = todos.cleared()
+            return location, _model_element(location, key), []
+        return self._todo_row(step, path, location, target, todos)
+
+    def _todo_row(
+        self,
+        step: Step,
+        path: str,
+        location: Location,
+        target: Mapping[str, Any],
+        todos: todo_state.Todos,
+    ) -> Outcome:
+        """A toggle or Delete of one of TodoMVC's rows, picked by nth among those shown."""
+        key = (target.get("role"), target.get("name"))
+        intent = step.get("intent")
+        where = pointer(*parts(path), "target")
+        shown = todos.shown(location.route)
+        nth = target.get("nth")
+        line = target_line(target)
+        if nth is None and len(shown) > 1:
+            self._problem(
+                ErrorCode.AMBIGUOUS_TARGET,
+                f"{len(shown)} rows show {line} on {location.route} at this point; add nth",
+                where,
+                [f'{i}: {line} in listitem "{todos.rows[row][0]}"' for i, row in enumerate(shown)],
+            )
+            return _stay(location)
+        index = nth if isinstance(nth, int) else 0
+        if index >= len(shown):
+            self._problem(
+                ErrorCode.UNKNOWN_TARGET,
+                f"nth {index} is out of range: {len(shown)} row(s) show {line} on "
+                f"{location.route} after step {self.since!r} (rows: "
+                + (", ".join(repr(todos.rows[r][0]) for r in shown) or "none")
+                + ")",
+                f"{where}/nth" if nth is not None else where,
+                [f'{i}: {line} in listitem "{todos.rows[row][0]}"' for i, row in enumerate(shown)],
+            )
+            return _stay(location)
+        row = shown[index]
+        if key == todo_state.DELETE:
+            self.todos = todos.removed(row)
+        else:
+            done = todos.rows[row][1]
+            now = (not done) if intent == "click" else intent == "check"
+            if intent != "click" and now == done:
+                self._warn(
+                    WarningCode.NO_EFFECT,
+                    path,
+                    f"the row {todos.rows[row][0]!r} is already "
+                    f"{'completed' if done else 'active'} at this point, so {intent} changes "
+                    "nothing; check the steps before it",
+                )
+            self.todos = todos.toggled(row, now)
+        return location, _model_element(location, key), []
+
+    def _uncertain(
+        self, step: Step, path: str, location: Location, target: Mapping[str, Any]
+    ) -> Outcome:
+        """A step on what only a dynamic list may show: unchecked; a link to an unknown page."""
+        self._unchecked(
+            path,
+            UncheckedReason.DYNAMIC_PRESENCE,
+            f"step {step.get('id')!r}: {target_line(target)} is not in the page model's sample "
+            f"of {location.route}, though a dynamic list there may show it",
+        )
+        if target.get("role") == "link" and step.get("intent") in ("click", "press_key"):
+            self._lose(step, path, f"{target_line(target)} is a dynamic link")
+            return None, None, []
+        return _stay(location)
+
+    def _apply(self, step: Step, path: str, location: Location, element: Element) -> Outcome:
+        """What a step does to the element it acts on, and to the page."""
         intent = step.get("intent")
         focused = replace(location, focus=element.index)
         if intent == "press_key":
             return self._key(step, path, focused, element)
+        if intent in ("fill", "clear", "select_option"):
+            typed = "" if intent == "clear" else normalized(str(step.get("value", "")))
+            self.typed.add(typed)
+            return focused.set_value(element.index, typed), element, []
+        if intent in ("check", "uncheck") or (intent == "click" and element.role in _CHECK_ROLES):
+            focused = self._toggle(step, path, focused, element)
+            if self.todos is not None and (element.role, element.name) == todo_state.TOGGLE_ALL:
+                self.todos = (
+                    self.todos.all_toggled()
+                    if intent == "click"
+                    else self.todos.__class__(
+                        tuple((title, intent == "check") for title, _ in self.todos.rows)
+                    )
+                )
         if intent not in ("click", "check", "uncheck"):
-            # fill, clear, select_option and upload_file move the focus; the others do not.
-            moves_focus = intent in ("fill", "clear", "select_option", "upload_file")
-            return (focused if moves_focus else location), element, []
+            # upload_file moves the focus; hover, wait_for and scroll do not.
+            return (focused if intent == "upload_file" else location), element, []
         after, happened = activate(focused, element)
         if after is None:
             self._lose(step, path, f"{element.line()} is a link the page model does not follow")
         return after, element, happened
 
-    def _back(self, step: Step, path: str, location: Location | None) -> Outcome:
+    def _toggle(self, step: Step, path: str, location: Location, element: Element) -> Location:
+        """The box after check, uncheck or a click; a step that changes nothing is warned
+        about (a run accepts it, but the journey meant something else)."""
+        intent = step.get("intent")
+        was = location.is_checked(element)
+        now = (not was) if intent == "click" else intent == "check"
+        if element.role == "radio" and intent == "click":
+            now = True
+        if (
+            intent in ("check", "uncheck")
+            and was == now
+            and not observed.dynamic(element, location)
+        ):
+            line = element.line(location.view.name(element))
+            self._warn(
+                WarningCode.NO_EFFECT,
+                path,
+                f"{line} is already {'checked' if was else 'not checked'} at this point, so "
+                f"{intent} changes nothing; check the steps before it",
+            )
+        return location.set_checked(element.index, now)
+
+    def _back(self, path: str, location: Location | None) -> Outcome:
         if location is None:
             return _stay(None)
         previous = go_back(location)
         if previous is None:
-            self._lose(step, path, "there is no earlier page to go back to")
-        return previous, None, [Change("back", previous.route if previous else None)]
+            if self.index:  # the first step's go_back is refused by _start_warnings
+                self._problem(
+                    ErrorCode.STEP_NOT_POSSIBLE,
+                    f"go_back on {location.route} has no earlier page to go back to: the "
+                    "journey opened it first; navigate to the page instead",
+                    path,
+                )
+            return _stay(location)
+        return previous, None, [Change("back", previous.route)]
 
     def _navigate(self, step: Step, path: str, location: Location | None) -> Outcome:
         route, entity = step.get("route"), step.get("entity")
@@ -206,7 +363,7 @@ class _Walker:
             return None, None, []  # unknown_route was reported by the corpus check
         needs = ":" in known[route].path
         choices = [e.id for e in self.fixture.entities if e.route == route]
-        where = pointer(*_parts(path), "entity")
+        where = pointer(*parts(path), "entity")
         if needs and entity is None:
             self._problem(
                 ErrorCode.MISSING_ROUTE_PARAM,
@@ -225,6 +382,11 @@ class _Walker:
                 where,
                 choices,
             )
+        self.unknown_why = ""
+        # A first load shows the fixture's list; a later one the same list only while the
+        # journey has not changed it (whether the app keeps a changed list is for a run).
+        self.todos = self.fresh if not self.loaded or self.todos == self.fresh else None
+        self.loaded = True
         after, redirected = open_route(self.fixture, route, entity if needs else None, location)
         return after, None, [Change("load", after.route, redirected)]
 
@@ -235,6 +397,10 @@ class _Walker:
         Enter activates the focused element (in a field: its form's default button)."""
         key = step.get("key")
         if location is None or key != "Enter":
+            if location is not None and location.focus is not None and key not in _MOVES:
+                # A key typed into a field changes its value in a way the model does not
+                # follow (a letter, Backspace, an arrow in a select).
+                location = location.set_value(location.focus, None)
             after, happened = _moved(location, key)
             return after, element, happened
         elements = location.view.template.elements
@@ -245,6 +411,16 @@ class _Walker:
         target = submit_target(location, focused) if focused.role in FIELD_ROLES else focused
         if target is None:
             return location, element, []
+        if self.todos is not None and (focused.role, focused.name) == todo_state.NEW_TODO:
+            was_set, title = location.journey_value(focused.index)
+            typed = (title or "").strip() if was_set else None
+            if typed is None and was_set:
+                self.todos = None  # a key changed it in a way the model does not follow
+            elif typed:
+                self.todos = self.todos.added(typed)
+            after, happened = activate(location, target)
+            # TodoMVC empties the field once it adds the todo.
+            return (after.set_value(focused.index, "") if after else None), element, happened
         after, happened = activate(location, target)
         if after is None:
             self._lose(
@@ -252,129 +428,10 @@ class _Walker:
             )
         return after, element, happened
 
-    # -- targets ------------------------------------------------------------------------------
-
-    def _resolve(
-        self, target: Mapping[str, Any], path: str, location: Location, *, count: bool = False
-    ) -> Element | None:
-        """The one element ``target`` names on the page, or ``None`` after a problem."""
-        if "ref" in target:
-            return self._by_ref(str(target["ref"]), path, location)
-        role, name, nth = target.get("role"), target.get("name"), target.get("nth")
-        if (
-            not isinstance(role, str)
-            or not isinstance(name, str)
-            or not self._spelled(role, name, path)
-        ):
-            return None
-        view = location.view
-        found = [e for e in view.elements_with_role(role) if targets.matches(e, role, name, view)]
-        visible = [e for e in found if location.visible(e)]
-        if not visible:
-            self._missing(role, name, path, location, hidden=bool(found))
-            return None
-        if count:
-            return visible[0]
-        if nth is None and len(visible) > 1:
-            self._problem(
-                ErrorCode.AMBIGUOUS_TARGET,
-                f'{len(visible)} elements match {role} "{name}" on {view.route_id}; add nth to '
-                "pick one (Playwright's strict mode refuses an ambiguous locator)",
-                path,
-                self._choices(visible, location),
-            )
-            return None
-        return self._pick(visible, nth, f'{role} "{name}"', path, location)
-
-    def _pick(
-        self, visible: list[Element], nth: object, line: str, path: str, location: Location
-    ) -> Element | None:
-        index = nth if isinstance(nth, int) else 0
-        if index < len(visible):
-            return visible[index]
-        self._problem(
-            ErrorCode.UNKNOWN_TARGET,
-            f"nth {index} is out of range: {len(visible)} element(s) match {line} "
-            f"on {location.route}",
-            f"{path}/nth",
-            self._choices(visible, location),
-        )
-        return None
-
-    def _by_ref(self, ref: str, path: str, location: Location) -> Element | None:
-        self._warn(WarningCode.SNAPSHOT_REF, path, _REF_WARNING.format(ref=ref))
-        element = location.view.template.find(ref)
-        if element is None or not location.view.present[element.index]:
-            self._problem(ErrorCode.UNKNOWN_TARGET, f"no node {ref} on {location.route}", path)
-            return None
-        return element
-
-    def _spelled(self, role: str, name: str, path: str) -> bool:
-        """Whether the role is a WAI-ARIA role and the name is no selector (else a problem)."""
-        if role not in targets.ROLES:
-            near = targets.nearest_roles(role)
-            hint = f"; did you mean {near[0]!r}?" if near else ""
-            self._problem(
-                ErrorCode.UNKNOWN_ROLE,
-                f"{quoted(role)} is not a WAI-ARIA 1.2 role{hint}",
-                f"{path}/role",
-                near,
-            )
-            return False
-        if syntax := targets.locator_syntax(name):
-            self._problem(
-                ErrorCode.INVALID_LOCATOR,
-                f"name {quoted(name)} looks like {syntax}; targets are an ARIA role and an "
-                "accessible name as the page model shows them, never CSS, XPath or script",
-                f"{path}/name",
-            )
-            return False
-        return True
-
-    def _choices(self, elements: Sequence[Element], location: Location) -> list[str]:
-        everything = location.view.template.elements
-        return [
-            f"{i}: {e.line(location.view.name(e))} {targets.context(e, everything, location.view)}"
-            for i, e in enumerate(elements)
-        ]
-
-    def _missing(
-        self, role: str, name: str, path: str, location: Location, *, hidden: bool
-    ) -> None:
-        view = location.view
-        line = f'{role} "{name}"'
-        if hidden:
-            message = (
-                f"{line} is on {view.route_id} but hidden at this point: nothing before reveals it"
-            )
-        else:
-            message = f"no {line} on {view.route_id}{self._since()}"
-            elsewhere = self._routes_with(role, name)
-            if elsewhere:
-                message += f"; {line} is on {', '.join(elsewhere)}"
-        candidates = targets.near_misses(role, name, view.elements(), view)
-        if candidates and not hidden:
-            message += "; closest here: " + ", ".join(candidates[:3])
-        self._problem(ErrorCode.UNKNOWN_TARGET, message, path, candidates)
-
-    def _routes_with(self, role: str, name: str) -> list[str]:
-        found = []
-        for template in pages(self.fixture.app_id):
-            view = template.view(self.fixture, None)
-            if any(
-                targets.matches(e, role, name, view) and view.name(e) is not None
-                for e in view.elements()
-            ):
-                found.append(template.route_id)
-        return found
-
-    def _since(self) -> str:
-        return f" (after step {self.since!r})" if self.since else ""
-
     def _actionable(self, step: Step, path: str, location: Location, element: Element) -> bool:
         """Whether ``step`` can act on ``element``; a problem when it cannot."""
         intent = str(step.get("intent"))
-        where = pointer(*_parts(path), "target")
+        where = pointer(*parts(path), "target")
         line = element.line(location.view.name(element))
         reason = None
         if location.behind_dialog(element):
@@ -384,7 +441,11 @@ class _Walker:
             reason = f"{line} is disabled in {self.fixture.id}"
         elif intent in ("fill", "clear") and element.role not in FIELD_ROLES:
             reason = f"{intent} needs a text field, and {line} is not one"
-        elif intent == "select_option" and element.role not in _SELECT_ROLES:
+        elif intent in ("fill", "clear") and observed.is_select(element, location):
+            reason = f"{line} is a select: use select_option with one of its options"
+        elif intent == "press_key" and element.role not in FOCUSABLE_ROLES:
+            reason = f"{line} cannot take focus, so a key pressed on it goes nowhere"
+        elif intent == "select_option" and element.role not in SELECT_ROLES:
             reason = f"select_option needs a combobox or listbox, and {line} is not one"
         elif intent in ("check", "uncheck") and element.role not in _CHECK_ROLES:
             reason = f"{intent} needs a checkbox, switch or radio, and {line} is not one"
@@ -412,7 +473,7 @@ class _Walker:
             self._problem(
                 ErrorCode.UNKNOWN_OPTION,
                 f"{quoted(value)} is not an option of {element.line()}",
-                pointer(*_parts(path), "value"),
+                pointer(*parts(path), "value"),
                 options,
             )
 
@@ -427,7 +488,7 @@ class _Walker:
                 f"{element.line()} is a {kind} field: never type a secret into a journey; "
                 f"use {use} instead of value"
                 + ("" if fitting else f" ({self.fixture.id} names no {kind})"),
-                pointer(*_parts(path), "value"),
+                pointer(*parts(path), "value"),
                 fitting,
             )
         elif "secretRef" in step and (not kind or step["secretRef"] not in fitting):
@@ -436,7 +497,7 @@ class _Walker:
                 f"{element.line()} takes a value, not a secretRef"
                 if not kind
                 else f"{quoted(step['secretRef'])} is not a {kind} of {self.fixture.id}",
-                pointer(*_parts(path), "secretRef"),
+                pointer(*parts(path), "secretRef"),
                 fitting,
             )
 
@@ -464,134 +525,9 @@ class _Walker:
             f"{quoted(ref)} is a path, not a file the fixture ships"
             if dotted
             else f"{quoted(ref)} is not a file of {self.fixture.id}; upload one it ships",
-            pointer(*_parts(path), "fileRef"),
+            pointer(*parts(path), "fileRef"),
             files,
         )
-
-    # -- assertions ---------------------------------------------------------------------------
-
-    def _assertion(self, assertion: Mapping[str, Any], path: str) -> None:
-        self.since = str(assertion.get("afterStep"))
-        visit = self.result.after(self.since)
-        location = visit.after if visit is not None else None
-        if location is None:
-            return  # an unknown step (reported), or a page the model lost (a warning)
-        kind = assertion.get("kind")
-        if kind == "route_is":
-            route = assertion.get("route")
-            if isinstance(route, str) and route != location.route:
-                self._problem(
-                    ErrorCode.ROUTE_NOT_REACHED,
-                    f"after step {assertion.get('afterStep')!r} the journey is on "
-                    f"{location.route}, not {route}",
-                    f"{path}/route",
-                    [location.route],
-                )
-            return
-        target = assertion.get("target")
-        if not isinstance(target, dict):
-            return
-        where = f"{path}/target"
-        if kind == "hidden":
-            self._hidden(target, where, location)
-            return
-        element = self._resolve(target, where, location, count=kind == "count_equals")
-        if element is None:
-            return
-        if kind == "value_equals" and element.role not in _VALUE_ROLES:
-            self._problem(
-                ErrorCode.TARGET_NOT_ACTIONABLE,
-                f"value_equals needs a form field, and {element.line()} has no value",
-                where,
-            )
-        elif kind in ("text_equals", "text_contains") and not self._dynamic(element, location):
-            self._text(assertion, path, element, location)
-
-    def _hidden(
-        self, target: Mapping[str, Any], where: str, location: Location, *, expect: bool = True
-    ) -> None:
-        """A target that must be hidden or absent: it must exist in the app's models, and
-        when ``expect`` (an assertion) the model must not show it here."""
-        if "ref" in target:
-            self._warn(WarningCode.SNAPSHOT_REF, where, _REF_WARNING.format(ref=target["ref"]))
-            return  # an absent node is what a hidden target may be: nothing to look up
-        role, name = target.get("role"), target.get("name")
-        if not isinstance(role, str) or not isinstance(name, str):
-            return
-        view = location.view
-        here = [e for e in view.elements_with_role(role) if targets.matches(e, role, name, view)]
-        if not here and not self._in_app(role, name):
-            self._missing(role, name, where, location, hidden=False)
-            return
-        shown = [e for e in here if location.visible(e) and not self._dynamic(e, location)]
-        if shown and expect:
-            self._warn(
-                WarningCode.CONTRADICTED_EXPECTATION,
-                where,
-                f'{role} "{name}" is visible on {view.route_id} at this point in the page model, '
-                "so this hidden assertion would fail; check the step it follows",
-            )
-
-    def _in_app(self, role: str, name: str) -> bool:
-        for fixture in corpus.fixtures(self.fixture.app_id):
-            for template in pages(self.fixture.app_id):
-                view = template.view(fixture, None)
-                if any(targets.matches(e, role, name, view) for e in view.elements_with_role(role)):
-                    return True
-        return False
-
-    def _text(
-        self, assertion: Mapping[str, Any], path: str, element: Element, location: Location
-    ) -> None:
-        expected = assertion.get("expected")
-        if not isinstance(expected, str):
-            return
-        text = (
-            location.view.name(element) if element.annotated("name_from_entity") else element.text
-        )
-        if text is None:
-            return  # the label of an entity the model does not know
-        actual = normalized(text)
-        holds = (
-            actual == normalized(expected)
-            if assertion.get("kind") == "text_equals"
-            else normalized(expected) in actual
-        )
-        if not holds:
-            self._warn(
-                WarningCode.CONTRADICTED_EXPECTATION,
-                f"{path}/expected",
-                f"{element.line()} reads {quoted(actual)} in the page model, which does not "
-                f"{'equal' if assertion.get('kind') == 'text_equals' else 'contain'} "
-                f"{quoted(expected)}",
-            )
-
-    @staticmethod
-    def _dynamic(element: Element, location: Location) -> bool:
-        elements = location.view.template.elements
-        return element.dynamic or any(elements[i].dynamic for i in element.ancestors)
-
-    # -- bookkeeping --------------------------------------------------------------------------
-
-    def _refused(self, path: str) -> bool:
-        """Whether a problem was reported at ``path`` or inside it."""
-        return path in self._refused_within
-
-    def _lose(self, step: Step, path: str, why: str) -> None:
-        self._warn(
-            WarningCode.UNKNOWN_EFFECT,
-            path,
-            f"after step {step.get('id')!r} the page is unknown ({why}), so the steps and "
-            "assertions after it are not checked against pages until the next navigate",
-        )
-
-    def _problem(
-        self, code: ErrorCode, message: str, path: str, allowed: Sequence[str] = ()
-    ) -> None:
-        self.result.problems.append(Problem(code, message, path, tuple(allowed)))
-
-    def _warn(self, code: WarningCode, path: str, message: str) -> None:
-        self.result.warnings.append(Warning(code, path, message))
 
 
 def _moved(location: Location | None, key: object) -> tuple[Location | None, list[Change]]:
@@ -605,16 +541,14 @@ def _moved(location: Location | None, key: object) -> tuple[Location | None, lis
     return location, []
 
 
+def _model_element(location: Location, key: tuple[object, object]) -> Element | None:
+    """The page model's element of a role and name (the first): what a step followed on
+    TodoMVC's list acts on, for those that read the element (a run's hazards)."""
+    role, name = key
+    return next(
+        (e for e in location.view.template.by_role.get(str(role), ()) if e.name == name), None
+    )
+
+
 def _stay(location: Location | None) -> Outcome:
     return location, None, []
-
-
-def _parts(path: str) -> Iterator[str | int]:
-    for part in path.split("/")[1:]:
-        yield int(part) if part.isdecimal() else part
-
-
-def _ends(path: str) -> Iterator[int]:
-    """Where each ancestor pointer of ``path`` ends, ``path`` itself included."""
-    yield from (i for i, c in enumerate(path) if c == "/" and i)
-    yield len(path)

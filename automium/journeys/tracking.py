@@ -46,6 +46,47 @@ class Location:
     dialog: int | None = None  # the open modal dialog
     focus: int | None = None
     history: tuple[tuple[str, str | None], ...] = ()  # (route, entity) behind this page
+    # What the journey set on this page: a field's value or a box's checked state, by
+    # element index; None once something the model cannot follow changed it (a submit).
+    values: tuple[tuple[int, str | None], ...] = ()
+    checks: tuple[tuple[int, bool], ...] = ()
+    unsure: bool = False  # a refused step before may have changed what the journey set
+
+    def set_value(self, index: int, value: str | None) -> Location:
+        return replace(
+            self, values=(*[(i, v) for i, v in self.values if i != index], (index, value))
+        )
+
+    def set_checked(self, index: int, checked: bool) -> Location:
+        return replace(
+            self, checks=(*[(i, c) for i, c in self.checks if i != index], (index, checked))
+        )
+
+    def journey_value(self, index: int) -> tuple[bool, str | None]:
+        """Whether the journey set element ``index``'s value, and the value (None: unknown)."""
+        for i, value in self.values:
+            if i == index:
+                return True, value
+        return False, None
+
+    def is_checked(self, element: Element) -> bool:
+        for i, checked in self.checks:
+            if i == element.index:
+                return checked
+        return "checked" in self.view.states[element.index]
+
+    def submitted(self, form: int | None, field: int | None) -> Location:
+        """After a submit: what was typed in ``form`` (or ``field``) is no longer known."""
+        indexes = [
+            e.index
+            for e in self.view.template.elements
+            if (form is not None and e.form == form) or e.index == field
+        ]
+        known = dict(self.values)
+        for index in indexes:
+            if e_is_field(self.view.template.elements[index]):
+                known[index] = None
+        return replace(self, values=tuple(known.items()))
 
     @property
     def route(self) -> str:
@@ -62,6 +103,10 @@ class Location:
     def behind_dialog(self, element: Element) -> bool:
         """Outside the open modal dialog, so not reachable until it closes."""
         return self.dialog is not None and self.dialog not in (*element.ancestors, element.index)
+
+
+def e_is_field(element: Element) -> bool:
+    return element.role in FIELD_ROLES
 
 
 def open_route(
@@ -93,6 +138,8 @@ def activate(location: Location, element: Element) -> tuple[Location | None, lis
     no known destination.
     """
     effects = element.annotated("effects") or ()
+    if element.annotated("submit") or element.role in FIELD_ROLES:
+        location = location.submitted(element.form, element.index)
     if not effects:
         return (None, []) if element.role == "link" else (location, [])
     happened: list[Change] = []

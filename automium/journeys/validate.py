@@ -73,15 +73,19 @@ def _wrapped(document: object) -> bool:
     )
 
 
-def with_nested_journey(problems: list[Problem], document: object) -> list[Problem]:
+def with_nested_journey(
+    problems: list[Problem], document: object, checked: Checked | None = None
+) -> list[Problem]:
     """The problems of a tool input that may carry a journey at ``/journey``: those its
     contract found, except under the journey, whose problems are the ones compile finds
-    (its contract's included), so each is reported once, as compile reports it."""
+    (its contract's included), so each is reported once, as compile reports it.
+    ``checked``: the check already made of that journey."""
     journey = document.get("journey") if isinstance(document, dict) else None
     if not isinstance(journey, dict):
         return problems
     kept = {p.path: p for p in problems if not p.path.startswith("/journey/")}
-    for problem in nested_problems(journey, "/journey"):
+    found = (checked or check_journey(journey)).problems
+    for problem in (replace(p, path="/journey" + p.path) for p in found):
         kept.setdefault(problem.path, problem)
     return list(kept.values())
 

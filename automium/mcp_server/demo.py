@@ -132,10 +132,11 @@ async def _evidence(client: Client, t: _Transcript, journey: dict[str, Any], ref
     summary = await client.call_tool(
         "automium_get_replay_summary",
         {
-            "runId": run.get("runId", ""),
+            # The failing variant is a run of its own, with its own id.
+            "runId": variant.get("runId", ""),
             "verdict": verdict,
             "retryCount": 1,
-            "artifactManifestRef": run.get("artifactManifestRef", ""),
+            "artifactManifestRef": variant.get("artifactManifestRef", ""),
             "events": events,
         },
     )
@@ -151,7 +152,7 @@ async def _evidence(client: Client, t: _Transcript, journey: dict[str, Any], ref
     manifest = await client.call_tool(
         "automium_get_artifact_manifest",
         {
-            "runId": run.get("runId", ""),
+            "runId": variant.get("runId", ""),
             "root": "artifacts/shop-lite/returning-buyer",
             "entries": ARTIFACT_ENTRIES,
             "verdict": verdict,

@@ -26,7 +26,13 @@ from automium.contracts import (
     to_document,
 )
 from automium.errors import AutomiumError, Problem, quoted
-from automium.journeys import journey_ref, with_nested_journey
+from automium.journeys import (
+    CheckedJourney,
+    accepted,
+    check_journey,
+    reference_journeys,
+    with_nested_journey,
+)
 from automium.modeled import modeled
 from automium.runs.timeline import timeline
 from automium.validation import check, to_model
@@ -35,15 +41,20 @@ MAX_EVENTS = 1000
 """Events a submission returns at most: what automium_get_replay_summary takes back."""
 
 
-def run_id_for(journey: Journey, request: RunSubmissionInput, ref: str | None = None) -> str:
-    """The run's id: the same journey, planner and profile give the same id. ``ref`` is the
-    journey's ref when the caller has it (computing it dumps and hashes the journey)."""
+def run_id_for(
+    journey: CheckedJourney,
+    request: RunSubmissionInput,
+    failure: tuple[str, FailureClass] | None = None,
+) -> str:
+    """The run's id: the same journey, planner, profile and injected failure give the same
+    id; a failing variant is another run, so it gets an id of its own."""
     canonical = json.dumps(
         [
             corpus.CORPUS_VERSION,
-            ref or journey_ref(to_document(journey)),
+            journey.ref,
             to_document(request.planner),
             request.environment_profile_id,
+            *([list(failure)] if failure is not None else []),
         ],
         sort_keys=True,
         separators=(",", ":"),
@@ -54,14 +65,13 @@ def run_id_for(journey: Journey, request: RunSubmissionInput, ref: str | None = 
 
 def create_run_submission(document: object) -> RunSubmission:
     """The modeled submission of ``document`` (raw arguments), or every problem of it."""
-    request = _checked(document)
-    journey = _journey(request)
-    failure = _failure(request, journey)
-    ref = _ref(journey, given=journey is request.journey)
-    run_id = run_id_for(journey, request, ref)
+    request, given = _checked(document)
+    journey = _journey(request, given)
+    failure = _failure(request, journey.model)
+    run_id = run_id_for(journey, request, failure)
     planner = (request.planner.id, request.planner.vendor, request.planner.model)
     profile = request.environment_profile_id
-    modeled_run = timeline(run_id, journey, planner, profile, failure, ref=ref)
+    modeled_run = timeline(run_id, journey, planner, profile, failure)
     events = modeled_run.events[:MAX_EVENTS] if request.include_events else ()
     left_out = len(modeled_run.events) - len(events) if request.include_events else 0
     return RunSubmission(
@@ -69,7 +79,7 @@ def create_run_submission(document: object) -> RunSubmission:
         corpus_version=corpus.CORPUS_VERSION,
         run_id=run_id,
         journey_id=journey.id,
-        journey_ref=ref,
+        journey_ref=journey.ref,
         app_id=request.app_id,
         fixture_id=request.fixture_id,
         planner=request.planner,
@@ -89,18 +99,16 @@ def create_run_submission(document: object) -> RunSubmission:
 @cache  # the corpus is checked in: its journeys' refs never change while serving
 def reference_refs() -> dict[str, str]:
     """Each reference journey's ref, by journey id."""
-    return {j.id: journey_ref(to_document(j)) for j in corpus.reference_journeys()}
+    return {journey_id: j.ref for journey_id, j in reference_journeys().items()}
 
 
-def _ref(journey: Journey, *, given: bool) -> str:
-    return journey_ref(to_document(journey)) if given else reference_refs()[journey.id]
-
-
-def _checked(document: object) -> RunSubmissionInput:
-    """The request, once its contract, its journey (as compile checks one) and the corpus
-    accept it; otherwise every problem at once."""
+def _checked(document: object) -> tuple[RunSubmissionInput, CheckedJourney | None]:
+    """The request and its given journey, checked once (as compile checks one), once the
+    contract and the corpus accept them; otherwise every problem at once."""
+    nested = document.get("journey") if isinstance(document, dict) else None
+    walked = check_journey(nested) if isinstance(nested, dict) else None
     problems = with_nested_journey(
-        check("run-submission-input.v1", document, corpus.vocabularies()), document
+        check("run-submission-input.v1", document, corpus.vocabularies()), document, walked
     )
     if problems:
         raise AutomiumError(problems)
@@ -112,15 +120,38 @@ def _checked(document: object) -> RunSubmissionInput:
     ]
     if any(found):
         raise AutomiumError(p for p in found if p is not None)
-    return request
+    _profile_fits(request)
+    given = (
+        accepted(nested, walked, model=request.journey)
+        if walked is not None and request.journey is not None
+        else None
+    )
+    return request, given
 
 
-def _journey(request: RunSubmissionInput) -> Journey:
+def _profile_fits(request: RunSubmissionInput) -> None:
+    """A profile of another device class than the fixture's (desktop on a phone fixture)
+    is refused: the fixture's pages are what its own device shows."""
+    fixture = corpus.get_fixture(request.fixture_id, request.app_id)
+    wanted = corpus.get_environment_profile(fixture.environment_profile_id)
+    asked = corpus.get_environment_profile(request.environment_profile_id)
+    if asked.device_class != wanted.device_class:
+        raise AutomiumError.single(
+            ErrorCode.INVALID_INPUT,
+            f"{request.fixture_id} is a {wanted.device_class.value} fixture "
+            f"({wanted.id}); a run on {asked.id} ({asked.device_class.value}) would not see "
+            "the pages its journeys were checked against",
+            "/environmentProfileId",
+            [wanted.id],
+        )
+
+
+def _journey(request: RunSubmissionInput, given_journey: CheckedJourney | None) -> CheckedJourney:
     given = request.journey
-    if given is not None and given.id == request.journey_id:
-        journey = given
+    if given_journey is not None and given_journey.id == request.journey_id:
+        journey = given_journey
     else:
-        references = {j.id: j for j in corpus.reference_journeys()}
+        references = reference_journeys()
         journey_or_none = references.get(request.journey_id) if given is None else None
         if journey_or_none is None:
             raise AutomiumError.single(
@@ -138,12 +169,13 @@ def _journey(request: RunSubmissionInput) -> Journey:
                 [given.id] if given is not None else _journeys_of(request.fixture_id),
             )
         journey = journey_or_none
-    if (journey.app_id, journey.fixture_id) != (request.app_id, request.fixture_id):
+    if (journey.model.app_id, journey.model.fixture_id) != (request.app_id, request.fixture_id):
         # Allowed values are values of the path that agree with the submission: the
         # submission's fixture for a given journey, its fixture's journeys for a named one.
         raise AutomiumError.single(
             ErrorCode.JOURNEY_APP_MISMATCH,
-            f"journey {journey.id} runs on {journey.fixture_id} of {journey.app_id}, but the "
+            f"journey {journey.id} runs on {journey.model.fixture_id} of "
+            f"{journey.model.app_id}, but the "
             f"submission names {request.fixture_id} of {request.app_id}; give the journey's "
             "app and fixture",
             "/journey/fixtureId" if given is not None else "/journeyId",

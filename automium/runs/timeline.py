@@ -46,13 +46,11 @@ from automium.benchmark.model import (
 from automium.contracts import (
     FailureClass,
     Intent,
-    Journey,
     ReplayLane,
     TimelineSummary,
     Verdict,
-    to_document,
 )
-from automium.journeys import check_journey, journey_ref
+from automium.journeys import CheckedJourney
 from automium.journeys.labels import step_label
 from automium.journeys.page_checks import Visit
 from automium.replay.summary import required_kinds
@@ -90,6 +88,9 @@ class Timeline:
     verdict: Verdict
     steps: int
     failure: tuple[str, FailureClass] | None
+    not_known: tuple[str, ...]
+    """Assertions the model cannot settle (compile's unchecked ones): neither passed nor
+    failed on this timeline."""
     summary: TimelineSummary = field(init=False, repr=False, compare=False)
     """What a submission reports of it; made once, with the timeline (both are cached)."""
 
@@ -116,6 +117,8 @@ class Timeline:
         if self.failure is not None:
             step_id, failure_class = self.failure
             summary["failure"] = {"stepId": step_id, "failureClass": failure_class}
+        if self.not_known:
+            summary["assertionsNotKnown"] = list(self.not_known)
         return TimelineSummary.model_validate(summary)
 
 
@@ -159,19 +162,14 @@ class _Clock:
 
 def timeline(
     run_id: str,
-    journey: Journey,
+    journey: CheckedJourney,
     planner: tuple[str, str, str],
     environment_profile_id: str,
     failure: tuple[str, FailureClass] | None = None,
-    *,
-    ref: str | None = None,
 ) -> Timeline:
-    """The modeled timeline of ``journey`` run by ``planner`` (id, vendor, model).
-
-    ``journey`` must be valid (compile accepts it); ``failure`` is (step id, class); ``ref``
-    is the journey's ref when the caller has it.
-    """
-    by_ref = _ByRef(ref or journey_ref(to_document(journey)), journey)
+    """The modeled timeline of ``journey`` run by ``planner`` (id, vendor, model);
+    ``failure`` is (step id, class)."""
+    by_ref = _ByRef(journey.ref, journey)
     return _cached(run_id, by_ref, planner, environment_profile_id, failure)
 
 
@@ -180,7 +178,7 @@ class _ByRef:
     """A journey as a cache key: its ref, the digest of everything a timeline depends on."""
 
     ref: str
-    journey: Journey = field(compare=False)
+    journey: CheckedJourney = field(compare=False)
 
 
 @lru_cache(maxsize=256)
@@ -198,21 +196,21 @@ class _Modeler:
     def __init__(
         self,
         run_id: str,
-        journey: Journey,
+        checked: CheckedJourney,
         planner: tuple[str, str, str],
         environment_profile_id: str,
         failure: tuple[str, FailureClass] | None,
     ) -> None:
         self.clock = _Clock(run_id)
-        self.journey = journey
+        self.journey = checked.model
         self.planner_id = planner[0]
         self.profile = planner_profile(*planner)
         self.environment_profile_id = environment_profile_id
         self.failure = failure
-        document = to_document(journey)
-        self.labels = {step["id"]: step_label(step) for step in document["steps"]}
-        walked = check_journey(document).walk
-        self.visits: tuple[Visit, ...] = tuple(walked.visits) if walked else ()
+        self.labels = {step["id"]: step_label(step) for step in checked.document["steps"]}
+        self.visits: tuple[Visit, ...] = tuple(checked.walk.visits)
+        self.not_known = checked.unchecked_assertions()
+        self.reported: list[str] = []
         self.retries = 0
 
     def run(self) -> Timeline:
@@ -240,7 +238,7 @@ class _Modeler:
             L.WORKER, "run.finished", {"retryCount": self.retries}, after_ms=100, verdict=verdict
         )
         clock.emit(L.WORKER, "worker.released", {"workerId": "modeled-worker"}, after_ms=50)
-        return Timeline(tuple(clock.events), verdict, steps, self.failure)
+        return Timeline(tuple(clock.events), verdict, steps, self.failure, tuple(self.reported))
 
     def _step(self, step: Any, visit: Visit, injected: FailureClass | None) -> Verdict | None:
         L = ReplayLane
@@ -389,6 +387,21 @@ class _Modeler:
         checks = [a for a in self.journey.assertions if a.after_step == step.id]
         for index, assertion in enumerate(checks):
             failing = product_issue and index == 0
+            if not failing and assertion.id in self.not_known:
+                # The model cannot say: a run's outcome, not a modeled pass.
+                self.reported.append(assertion.id)
+                self.clock.emit(
+                    L.ASSERTION,
+                    "assertion.unknown",
+                    {
+                        "assertionId": assertion.id,
+                        "kind": assertion.kind,
+                        "reason": "not known (modeled): only a real run (automium run) can say",
+                    },
+                    step=step.id,
+                    after_ms=ASSERTION_LATENCY_MS,
+                )
+                continue
             if not failing:
                 self.clock.emit(
                     L.ASSERTION,

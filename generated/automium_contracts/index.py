@@ -125,6 +125,8 @@ if TYPE_CHECKING:
     from .models.planner_adapter_v1_schema import TokenUsage as TokenUsage
     from .models.tool_error_v1_schema import ToolError as ToolError
     from .models.journey_v1_schema import UncheckStep as UncheckStep
+    from .models.journey_compilation_v1_schema import Unchecked as Unchecked
+    from .models.journey_compilation_v1_schema import UncheckedReason as UncheckedReason
     from .models.journey_v1_schema import UploadFileStep as UploadFileStep
     from .models.journey_v1_schema import ValueEqualsAssertion as ValueEqualsAssertion
     from .models.common_schema import Verdict as Verdict
@@ -257,6 +259,8 @@ HOMES: dict[str, str] = {
     "TokenUsage": "planner_adapter_v1_schema",
     "ToolError": "tool_error_v1_schema",
     "UncheckStep": "journey_v1_schema",
+    "Unchecked": "journey_compilation_v1_schema",
+    "UncheckedReason": "journey_compilation_v1_schema",
     "UploadFileStep": "journey_v1_schema",
     "ValueEqualsAssertion": "journey_v1_schema",
     "Verdict": "common_schema",

@@ -147,9 +147,8 @@ class Session:
         self.page.goto(self.server.url + path)
 
     def expect_path(self, pattern: str) -> None:
-        expect(self.page).to_have_url(
-            re.compile(rf"^{re.escape(self.server.url)}{pattern}([?#].*)?$")
-        )
+        """Wait for the page to load a URL with this path (event-driven: no polling)."""
+        self.page.wait_for_url(re.compile(rf"^{re.escape(self.server.url)}{pattern}([?#].*)?$"))
 
 
 # -- what the page shows ---------------------------------------------------------------------

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser
 from automium.contracts import Verdict, to_document
 from automium.execution.executor import Options, Outcome, base_run_id, run_journey
 from automium.execution.video import find_ffmpeg
+from automium.journeys.checked import checked_journey, reference_journey
 from automium.runs.timeline import timeline
 from tests.browser.journeys import (
     FAILING_TIMEOUT_MS,
@@ -66,8 +67,9 @@ def test_a_reference_journey_passes_for_real_with_a_complete_manifest(
 @pytest.mark.parametrize("journey_id", journeys(SLICE))
 def test_the_modeled_timeline_and_the_real_run_agree(passing_run: Runner, journey_id: str) -> None:
     real = passing_run(journey_id)
-    journey = reference(journey_id)
-    modeled = timeline("run-model", journey, ("p", "scripted", "journey"), "desktop-1280x720")
+    modeled = timeline(
+        "run-model", reference_journey(journey_id), ("p", "scripted", "journey"), "desktop-1280x720"
+    )
 
     def steps(events: list[dict[str, object]] | tuple[dict[str, object], ...]) -> list[object]:
         return [e["stepId"] for e in events if e["type"] == "action.performed"]
@@ -117,9 +119,9 @@ def test_run_ids_derive_from_journey_planner_and_profile_and_each_repetition_has
     second = run_journey(
         to_document(journey), chromium_browser, Options(tmp_path, TIMEOUT_MS, (), 2)
     )
-    base = base_run_id(journey)
+    base = base_run_id(reference_journey(journey.id))
     assert [first.run_id, second.run_id] == [f"{base}.1", f"{base}.2"]
-    assert base == base_run_id(reference("todo-mvc.add-two-todos"))
+    assert base == base_run_id(checked_journey(to_document(journey)))
     assert [p.name for p in tmp_path.iterdir()] == [second.run_id]
     manifest = json.loads((first.folder / "manifest.json").read_text())
     assert (manifest["root"], first.folder.name) == ("artifacts/todo-mvc/empty", first.run_id)

@@ -19,10 +19,12 @@ from hypothesis import strategies as st
 from automium import corpus
 from automium.contracts import Fixture
 from automium.corpus.pages import Element
-from automium.journeys import targets
+from automium.journeys import observed, targets, todo_state
 from automium.journeys.tracking import Location, go_back, open_route
 
 Document = dict[str, Any]
+
+_FOLLOWED = {*todo_state.ROW_TARGETS, todo_state.CLEAR, todo_state.LEFT}
 
 _VALUE_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "listbox", "slider"})
 # Keys that neither submit a form nor activate anything (Enter does; its page is modelled
@@ -67,7 +69,11 @@ def _named(location: Location, *, visible: bool) -> list[Element]:
     return [
         e
         for e in view.elements()
-        if e.role in targets.ROLES and view.name(e) and (location.visible(e) or not visible)
+        if e.role in targets.ROLES
+        and view.name(e)
+        and (location.visible(e) or not visible)
+        # TodoMVC's rows, counter and Clear completed follow its list, not the page model.
+        and (e.role, e.name) not in _FOLLOWED
     ]
 
 
@@ -84,7 +90,8 @@ def _routes(fixture: Fixture) -> list[tuple[str, str | None]]:
 def _step(draw: st.DrawFn, location: Location | None) -> tuple[Document, Location | None]:
     """A step that keeps the page known (or, for go_back, moves it to the last one)."""
     shown = _named(location, visible=True) if location is not None else []
-    choices = ["scroll", "press_key", "go_back", *(["hover", "wait_for"] if shown else [])]
+    back = ["go_back"] if location is not None and location.history else []
+    choices = ["scroll", "press_key", *back, *(["hover", "wait_for"] if shown else [])]
     intent = draw(st.sampled_from(choices))
     if intent == "go_back":
         return {"intent": "go_back"}, go_back(location) if location is not None else None
@@ -113,21 +120,52 @@ def _assertion(draw: st.DrawFn, location: Location) -> Document:
     if kind == "route_is":
         return {"kind": kind, "route": location.route}
     if kind == "hidden":
-        # Any element of the page, shown or not: a shown one is only a warning.
-        return {
-            "kind": kind,
-            "target": target_of(draw(st.sampled_from(_named(location, visible=False))), location),
-        }
+        # An element of the page the model does not show here, or one only a run can say.
+        view = location.view
+        gone = [
+            e
+            for e in _named(location, visible=False)
+            if not any(
+                location.visible(same) and not observed.uncertain(same, location)
+                for same in view.elements_with_role(e.role)
+                if targets.matches(same, e.role, view.name(e) or "", view)
+            )
+        ]
+        if not gone:
+            return {"kind": "route_is", "route": location.route}
+        return {"kind": kind, "target": target_of(draw(st.sampled_from(gone)), location)}
     fitting = [e for e in shown if kind != "value_equals" or e.role in _VALUE_ROLES]
-    assertion: Document = {
-        "kind": kind,
-        "target": target_of(draw(st.sampled_from(fitting)), location),
-    }
+    element = draw(st.sampled_from(fitting))
+    target = target_of(element, location)
+    assertion: Document = {"kind": kind, "target": target}
     if kind == "count_equals":
-        assertion["count"] = draw(st.integers(0, 10_000))
+        # What the model shows, counted; any count where only a run can say.
+        view = location.view
+        same = [
+            e
+            for e in view.elements_with_role(element.role)
+            if targets.matches(e, target["role"], target["name"], view) and location.visible(e)
+        ]
+        assertion["count"] = (
+            draw(st.integers(0, 10_000))
+            if any(observed.uncertain(e, location) for e in same)
+            else len(same)
+        )
     elif kind in ("text_contains", "value_equals"):
-        # A text the model contradicts is a warning, never a refusal.
-        assertion["expected"] = draw(st.text(max_size=30))
+        # A part of what the model shows (what a contradiction would refuse), or anything
+        # where only a run can say.
+        shows = (
+            observed.text(element, location)
+            if kind == "text_contains"
+            else observed.value(element, location)
+        )
+        if shows is None:
+            assertion["expected"] = draw(st.text(max_size=30))
+        elif kind == "value_equals":
+            assertion["expected"] = shows
+        else:
+            start = draw(st.integers(0, len(shows)))
+            assertion["expected"] = shows[start : draw(st.integers(start, len(shows)))]
     return assertion
 
 

@@ -25,6 +25,7 @@ from automium.contracts import (
     ReplayEvent,
     to_document,
 )
+from automium.journeys import reference_journey
 from automium.replay.digest import digest
 from automium.runs.timeline import timeline
 from automium.validation import check
@@ -196,26 +197,39 @@ def test_the_report_marks_pareto_exactly_as_its_own_numbers_say() -> None:
     ]
 
 
-def test_the_one_line_summary_names_the_leader_and_leaves_the_verdicts_words_to_the_document() -> (
-    None
-):
+def test_the_one_line_summary_of_modeled_trials_ranks_no_planner() -> None:
     report = compare_planners(request())
 
     line = COMPARE_PLANNERS.summarize(to_document(report))
 
     assert line == (
         f"Compared 2 planner(s) on 2 app(s), {report.trial_count} modeled trials, k up to 3: "
-        f"best {report.verdict.best[0].root}; see verdict.summary. "
+        "modeled trials rank no planner; see verdict.summary. "
         "Nothing was executed: no browser was launched and nothing was persisted."
     )
     assert len(line.encode()) <= 200  # the budget of a summary line beside the document
 
 
-def test_the_one_line_summary_counts_the_leaders_when_more_than_three_tie() -> None:
+@pytest.mark.parametrize(
+    ("best", "tied", "named"),
+    [
+        (["a"], False, ": best a; "),
+        (["a", "b"], True, ": best a, b (tied); "),
+        (["a", "b", "c", "d"], True, ": 4 planners tied best; "),
+        ([], False, ": no planner has trials; "),
+    ],
+)
+def test_the_one_line_summary_of_recorded_trials_names_the_best(
+    best: list[str], tied: bool, named: str
+) -> None:
     report = to_document(compare_planners(request()))
-    report["verdict"] = {**report["verdict"], "best": ["a", "b", "c", "d"], "tied": True}
+    report = {
+        **report,
+        "source": "recorded",
+        "verdict": {**report["verdict"], "best": best, "tied": tied},
+    }
 
-    assert ": 4 planners tied best; " in COMPARE_PLANNERS.summarize(report)
+    assert named in COMPARE_PLANNERS.summarize(report)
 
 
 # --- the modeled report ----------------------------------------------------------------------
@@ -305,8 +319,9 @@ def test_every_assumption_in_the_report_is_stated_in_the_models_docstring() -> N
 
 
 def hazards_at(journey_id: str, step_id: str) -> set[str]:
-    journey = next(j for j in corpus.reference_journeys() if j.id == journey_id)
-    step = next(s for s in journey_profile(journey).steps if s.step_id == step_id)
+    step = next(
+        s for s in journey_profile(reference_journey(journey_id)).steps if s.step_id == step_id
+    )
     return {hazard.name for hazard, _ in step.hazards}
 
 
@@ -349,10 +364,7 @@ def test_a_steps_hazards_come_from_what_its_page_holds(
 
 
 def test_a_harder_step_fails_more_often_than_a_plain_one() -> None:
-    journey = next(
-        j for j in corpus.reference_journeys() if j.id == "bank-sandbox.transfer-to-savings"
-    )
-    profile = journey_profile(journey)
+    profile = journey_profile(reference_journey("bank-sandbox.transfer-to-savings"))
     plan = planner_model.plan(planner_model.planner_profile("p", "openai", "gpt-5"), profile)
     failure = {
         step.step_id: 1 - plan.survival[i + 1] / plan.survival[i]
@@ -368,7 +380,7 @@ def test_a_failed_trial_names_the_step_it_ended_at_and_a_lane_of_that_steps_haza
         [PlannerReference(**c) for c in (CLAUDE, GPT, LLAMA)], list(corpus.app_ids()), 20
     )
     failed = [t for t in trials if not t.passed]
-    profiles = {j.id: journey_profile(j) for j in corpus.reference_journeys()}
+    profiles = {j.id: journey_profile(reference_journey(j.id)) for j in corpus.reference_journeys()}
 
     assert failed
     for trial in failed:
@@ -403,7 +415,7 @@ def test_the_report_lists_each_planners_most_failing_steps() -> None:
 def test_a_failures_lane_is_the_lane_its_failing_timeline_shows(
     failure_class: FailureClass,
 ) -> None:
-    journey = next(j for j in corpus.reference_journeys() if j.id == "shop-lite.buy-one-mug")
+    journey = reference_journey("shop-lite.buy-one-mug")
     modeled = timeline(
         "run-lanes", journey, ("p", "openai", "gpt-5"), "desktop-1280x720", ("add", failure_class)
     )

@@ -220,7 +220,7 @@ def test_failing_steps_come_from_the_records_with_a_null_lane_when_not_recorded(
     }
 
 
-def test_modeled_trials_fed_back_as_records_give_the_same_metrics_and_verdict() -> None:
+def test_modeled_trials_fed_back_as_records_give_the_same_metrics_and_standing() -> None:
     planners = [PlannerReference(**p) for p in (CLAUDE, GPT)]
     modeled = answered(
         COMPARE_PLANNERS,
@@ -253,7 +253,12 @@ def test_modeled_trials_fed_back_as_records_give_the_same_metrics_and_verdict() 
     recorded = compare(records, appIds=["bank-sandbox"])
 
     assert [to_document(p) for p in recorded.planners] == [to_document(p) for p in modeled.planners]
-    assert to_document(recorded.verdict) == to_document(modeled.verdict)
+    # The same trials for both planners, recorded or modeled: tied, neither ahead. Only the
+    # summary differs: a modeled one says why it cannot rank.
+    same = {"best", "tied", "overlapping", "separable", "paretoFrontier"}
+    assert {k: v for k, v in to_document(recorded.verdict).items() if k in same} == {
+        k: v for k, v in to_document(modeled.verdict).items() if k in same
+    }
 
 
 # --- refusals ----------------------------------------------------------------------------------

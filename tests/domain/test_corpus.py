@@ -32,10 +32,10 @@ APPS: dict[str, tuple[str, tuple[str, ...]]] = {
         ("auth", "search", "forms", "cart", "checkout", "pagination"),
     ),
     "admin-console": (
-        "local-container",
+        "static-bundle",
         ("auth", "tables", "filters", "modals", "file-upload", "role-based-access"),
     ),
-    "helpdesk": ("local-container", ("auth", "rich-text", "multi-step-forms", "notifications")),
+    "helpdesk": ("static-bundle", ("auth", "rich-text", "multi-step-forms", "notifications")),
     "bank-sandbox": (
         "static-bundle",
         ("auth", "one-time-codes", "iframes", "confirmation-dialogs", "tables"),
@@ -555,6 +555,30 @@ def test_enter_in_the_one_time_code_field_verifies_as_its_frames_default_button_
     steps = journey["steps"]
     assert steps[-1]["id"] == "verify"
     steps[-1] = {"id": "verify", "intent": "press_key", "key": "Enter"}
+
+    compilation = compile_journey(journey)
+
+    assert compilation.valid is True
+    assert compilation.warnings == []
+
+
+def test_a_transfer_then_its_new_balance_on_accounts_compiles_without_a_warning() -> None:
+    """The accounts table shows balances a transfer changes: the model does not contradict."""
+    journey = next(
+        to_document(j)
+        for j in corpus.reference_journeys("bank-sandbox.two-accounts")
+        if j.id == "bank-sandbox.transfer-to-savings"
+    )
+    journey["steps"].append({"id": "back", "intent": "navigate", "route": "accounts"})
+    journey["assertions"].append(
+        {
+            "id": "moved",
+            "kind": "text_contains",
+            "target": {"role": "table", "name": "Accounts"},
+            "expected": "$2,990.18",
+            "afterStep": "back",
+        }
+    )
 
     compilation = compile_journey(journey)
 

@@ -19,6 +19,7 @@ from automium.contracts import (
     RunSubmissionInput,
     to_document,
 )
+from automium.journeys import reference_journeys
 from automium.runs import run_id_for
 from tests.answers import answered
 from tests.cases import (
@@ -86,8 +87,9 @@ def test_the_same_request_gets_the_same_run_id_every_time() -> None:
     assert len(run_ids) == 1
     (run_id,) = run_ids
     assert re.fullmatch(r"run-[0-9a-f]{16}", run_id)
-    (journey,) = (j for j in corpus.reference_journeys() if j.id == WORKED_EXAMPLE)
-    assert run_id == run_id_for(journey, RunSubmissionInput.model_validate(request()))
+    assert run_id == run_id_for(
+        reference_journeys()[WORKED_EXAMPLE], RunSubmissionInput.model_validate(request())
+    )
 
 
 def test_the_order_of_properties_in_the_request_does_not_change_the_run_id() -> None:
@@ -151,6 +153,7 @@ CHANGES: list[tuple[str, list[Mutation]]] = [
         [
             set_at("fixtureId", value="shop-lite.guest-empty-cart"),
             set_at("journeyId", value="shop-lite.guest-browse-then-checkout-gate"),
+            set_at("environmentProfileId", value="mobile-390x844"),
         ],
     ),
     (
@@ -164,7 +167,11 @@ CHANGES: list[tuple[str, list[Mutation]]] = [
     ("planner id", [set_at("planner", "id", value="claude-2")]),
     ("planner vendor", [set_at("planner", "vendor", value="anthropic-eu")]),
     ("planner model", [set_at("planner", "model", value="claude-opus-4")]),
-    ("environmentProfileId", [set_at("environmentProfileId", value="mobile-390x844")]),
+    # A failing variant is another run: its events are digested under its own id.
+    (
+        "a failing variant",
+        [set_at("failure", value={"stepId": "pay", "failureClass": "product_issue"})],
+    ),
 ]
 
 _WORKED = reference_journey()
@@ -257,12 +264,6 @@ SAME_RUN: list[tuple[str, list[Mutation]]] = [
     # mermaid asks compile for a drawing; it is not part of the journey.
     ("the journey passed in asking for mermaid", [given({**_WORKED, "mermaid": True})]),
     ("the events asked for", [set_at("includeEvents", value=True)]),
-    # A failing variant is the same run with a failure injected, so its events are
-    # digested under the run's id (the demo does exactly that).
-    (
-        "a failing variant",
-        [set_at("failure", value={"stepId": "pay", "failureClass": "product_issue"})],
-    ),
 ]
 
 
@@ -472,6 +473,11 @@ ALLOWED: list[tuple[str, list[Mutation], tuple[str, ...]]] = [
         "unknown environment profile",
         [set_at("environmentProfileId", value="tablet-800x1280")],
         ("desktop-1280x720", "mobile-390x844"),
+    ),
+    (
+        "a phone profile for a desktop fixture",
+        [set_at("environmentProfileId", value="mobile-390x844")],
+        ("desktop-1280x720",),
     ),
 ]
 

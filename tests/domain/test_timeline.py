@@ -17,6 +17,7 @@ from syrupy.assertion import SnapshotAssertion
 from automium import corpus
 from automium.capabilities import BY_NAME
 from automium.contracts import Journey, RunSubmission, bundled_schema, to_document
+from automium.journeys import reference_journeys
 from automium.validation import check
 from tests.answers import answered
 from tests.cases import FAILURE_CLASSES, PLANNER, SUBMISSION, run_request
@@ -55,6 +56,17 @@ def submitted(journey: Journey, failure: tuple[str, str] | None = None) -> dict[
     """The submission document of ``journey`` (its failing variant with ``failure``), with
     its events; each one is modeled once per test session, the tests only read it."""
     return _submitted(json.dumps(run_request(journey, failure), sort_keys=True))
+
+
+def not_known_of(journey: Journey) -> frozenset[str]:
+    """The assertions compile lists unchecked: a modeled run cannot know them."""
+    return reference_journeys()[journey.id].unchecked_assertions()
+
+
+def order_of(journey: Journey) -> Any:
+    steps = [s.id for s in journey.steps]
+    after = {a.id: (steps.index(a.after_step), i) for i, a in enumerate(journey.assertions)}
+    return after.__getitem__
 
 
 def problems_of_a_stream(run_id: str, events: list[dict[str, Any]]) -> list[str]:
@@ -101,12 +113,14 @@ def test_a_submission_reports_what_its_timeline_holds(journey: Journey) -> None:
     events = submission["events"]
     finished = [e for e in events if "verdict" in e]
 
+    not_known = not_known_of(journey)
     assert submission["timeline"] == {
         "events": len(events),
         "lanes": lane_counts(events),
         "steps": len(journey.steps),
         "verdict": "passed",
         "requiredArtifactKinds": ["screenshot", "semantic-snapshot", "replay-log"],
+        **({"assertionsNotKnown": sorted(not_known, key=order_of(journey))} if not_known else {}),
     }
     assert "eventsLeftOut" not in submission
     # Only the event that ends the run carries the verdict, and it agrees.
@@ -132,10 +146,16 @@ def test_a_timeline_walks_the_journey_step_by_step_on_every_lane(journey: Journe
     assert [(e["stepId"], e["payload"]["intent"]) for e in of("action.performed")] == [
         (step.id, step.intent) for step in journey.steps
     ]
-    # Every assertion is checked after its step.
-    assert [(e["stepId"], e["payload"]["assertionId"]) for e in of("assertion.passed")] == [
+    # Every assertion is checked after its step: it passes, or, where compile could not
+    # check it, the model says it cannot know.
+    not_known = not_known_of(journey)
+    checked = [(e["stepId"], e["payload"]["assertionId"]) for e in of("assertion.passed")]
+    unknown = [(e["stepId"], e["payload"]["assertionId"]) for e in of("assertion.unknown")]
+    in_order = [
         (a.after_step, a.id) for step in steps for a in journey.assertions if a.after_step == step
     ]
+    assert checked == [(s, a) for s, a in in_order if a not in not_known]
+    assert unknown == [(s, a) for s, a in in_order if a in not_known]
     # One artifact per kind the verdict requires; the run's pages load on the runtime lane.
     assert [e["payload"]["kind"] for e in of("artifact.captured")] == submitted(journey)[
         "timeline"

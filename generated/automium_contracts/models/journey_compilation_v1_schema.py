@@ -11,14 +11,13 @@ from . import journey_graph_v1_schema
 
 class WarningCode(StrEnum):
     """
-    Stable warning code: no_initial_navigate (the first step is not navigate), starts_with_go_back, snapshot_ref (a target is a snapshot ref, which changes between snapshots), contradicted_expectation (an assertion expects what the page model contradicts), unknown_effect (the page after a step is unknown, so later checks are unverified).
+    Stable warning code: no_initial_navigate (the first step is not navigate), snapshot_ref (a target is a snapshot ref, which changes between snapshots), unknown_effect (the page after a step is unknown, so what follows is listed in unchecked), no_effect (a step changes nothing, e.g. uncheck of a box that is not checked).
     """
 
     NO_INITIAL_NAVIGATE = "no_initial_navigate"
-    STARTS_WITH_GO_BACK = "starts_with_go_back"
     SNAPSHOT_REF = "snapshot_ref"
-    CONTRADICTED_EXPECTATION = "contradicted_expectation"
     UNKNOWN_EFFECT = "unknown_effect"
+    NO_EFFECT = "no_effect"
 
 
 class Format(StrEnum):
@@ -104,9 +103,47 @@ class GraphSummary(BaseModel):
     exits: Annotated[list[str], Field(description="Terminal node ids.", min_length=1)]
 
 
+class UncheckedReason(StrEnum):
+    """
+    Why: dynamic_text, dynamic_value, dynamic_count (marked dynamic in the page model), dynamic_presence (in a dynamic list, which a run may not show), unknown_page (the page there is unknown).
+    """
+
+    DYNAMIC_TEXT = "dynamic_text"
+    DYNAMIC_VALUE = "dynamic_value"
+    DYNAMIC_COUNT = "dynamic_count"
+    DYNAMIC_PRESENCE = "dynamic_presence"
+    UNKNOWN_PAGE = "unknown_page"
+
+
+class Unchecked(BaseModel):
+    """
+    One step or assertion compile could not check statically.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    path: Annotated[
+        str,
+        Field(description="JSON Pointer to the step or assertion.", max_length=2000),
+    ]
+    reason: Annotated[UncheckedReason, Field(description="Why it is unchecked.")]
+    message: Annotated[
+        str,
+        Field(
+            description="What is unchecked and why.",
+            max_length=2000,
+            min_length=1,
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+        ),
+    ]
+
+
 class JourneyCompilation(BaseModel):
     """
-    The result of compiling a valid journey (automium_compile_journey): valid is always true, with the compiled graph in brief (in full with detail full) and any warnings. An invalid journey is reported as a tool error listing every problem.
+    The result of compiling a valid journey (automium_compile_journey): valid is always true, with any warnings, what only a run can prove (unchecked), and the compiled graph in brief (in full with detail full). An invalid journey is reported as a tool error listing every problem.
     """
 
     model_config = ConfigDict(
@@ -163,6 +200,13 @@ class JourneyCompilation(BaseModel):
         list[Warning],
         Field(
             description="Findings that do not make the journey invalid but deserve a look, in input order.",
+            max_length=200,
+        ),
+    ]
+    unchecked: Annotated[
+        list[Unchecked],
+        Field(
+            description="What only a run can prove (automium run), in input order: each step or assertion compile could not check against the page models, and why.",
             max_length=200,
         ),
     ]

@@ -36,6 +36,14 @@ class TimelineSummary(BaseModel):
         common_schema.StepFailure | None,
         Field(description="The failure injected, in the failing variant."),
     ] = None
+    assertions_not_known: Annotated[
+        list[common_schema.Identifier] | None,
+        Field(
+            alias="assertionsNotKnown",
+            description="Assertions the modeled run cannot settle (compile's unchecked list): not known, neither passed nor failed; only a real run (automium run) can say. Left out when every assertion was checked.",
+            min_length=1,
+        ),
+    ] = None
 
 
 class RunSubmission(BaseModel):

@@ -47,6 +47,8 @@ class ErrorCode(StrEnum):
     JOURNEY_APP_CONFLICT = "journey_app_conflict"
     APP_NOT_COMPARED = "app_not_compared"
     INCONSISTENT_TRIAL = "inconsistent_trial"
+    ASSERTION_CONTRADICTED = "assertion_contradicted"
+    STEP_NOT_POSSIBLE = "step_not_possible"
 
 
 class Problem(BaseModel):

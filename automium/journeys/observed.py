@@ -1,0 +1,108 @@
+"""What the page models say an assertion would observe at a point of a journey.
+
+Each function answers from the page a fixture shows and what the journey did to it
+(:class:`~automium.journeys.tracking.Location`), or says it cannot: an element marked
+``[dynamic]`` in its page model, or inside one, shows what the app did at run time (a cart
+row, a counter, a search result), which only a run can prove.
+"""
+
+from __future__ import annotations
+
+from automium.corpus.pages import Element, normalized
+from automium.journeys.tracking import FIELD_ROLES, Location
+
+SELECT_ROLES = frozenset({"combobox", "listbox"})
+# Roles a key can be pressed on: what a browser focuses without a tabindex, plus the
+# composite widgets and dialogs that manage their own focus.
+FOCUSABLE_ROLES = FIELD_ROLES | frozenset(
+    {
+        "button",
+        "link",
+        "checkbox",
+        "radio",
+        "switch",
+        "slider",
+        "listbox",
+        "option",
+        "menuitem",
+        "menuitemcheckbox",
+        "menuitemradio",
+        "tab",
+        "treeitem",
+        "gridcell",
+        "dialog",
+        "alertdialog",
+    }
+)
+
+
+def dynamic(element: Element, location: Location) -> bool:
+    """Whether the element's text, value or presence depends on what the app did at run
+    time: it, or a node it is in, is marked ``[dynamic]``."""
+    elements = location.view.template.elements
+    return element.dynamic or any(elements[i].dynamic for i in element.ancestors)
+
+
+def in_dynamic_list(element: Element, location: Location) -> bool:
+    """Inside a ``[dynamic]`` node (not the node itself): a sample of what a run may show,
+    so whether it is there at all is for a run to say."""
+    elements = location.view.template.elements
+    return any(elements[i].dynamic for i in element.ancestors)
+
+
+def uncertain(element: Element, location: Location) -> bool:
+    """Whether a run may not show the element at all: it is in a ``[dynamic]`` node (a
+    sample row), or is itself a dynamic leaf (a message shown only in some states). A
+    dynamic node with children is a container: it is there, only its content varies."""
+    if in_dynamic_list(element, location):
+        return True
+    elements = location.view.template.elements
+    after = element.index + 1
+    has_children = after < len(elements) and element.index in elements[after].ancestors
+    return element.dynamic and not has_children
+
+
+def is_select(element: Element, location: Location) -> bool:
+    """A combobox or listbox with options: a ``<select>``, which takes ``select_option``."""
+    return element.role in SELECT_ROLES and any(
+        e.role == "option" and element.index in e.ancestors for e in location.view.elements()
+    )
+
+
+def options(element: Element, location: Location) -> list[str]:
+    return [
+        location.view.name(e) or ""
+        for e in location.view.elements()
+        if e.role == "option" and element.index in e.ancestors
+    ]
+
+
+def text(element: Element, location: Location) -> str | None:
+    """The text an assertion reads, normalised; ``None`` when only a run knows it."""
+    if dynamic(element, location):
+        return None
+    if element.annotated("name_from_entity"):
+        label = location.view.name(element)
+        return None if label is None else normalized(label)
+    return element.text
+
+
+def value(element: Element, location: Location) -> str | None:
+    """The value a field shows: what the journey set, else the page model's; ``None`` when
+    only a run knows it (a dynamic field, or one a submit may have cleared)."""
+    was_set, set_value = location.journey_value(element.index)
+    if was_set:
+        return set_value
+    if dynamic(element, location):
+        return None
+    if is_select(element, location):
+        names = options(element, location)
+        chosen = [
+            location.view.name(e) or ""
+            for e in location.view.elements()
+            if e.role == "option"
+            and element.index in e.ancestors
+            and "selected" in location.view.states[e.index]
+        ]
+        return normalized(chosen[0] if chosen else names[0] if names else "")
+    return normalized(element.value or "")
