@@ -30,13 +30,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps its event loop running on the main
+# thread while the driver is open, and the suite's asyncio tests that come later could not
+# start theirs. The tier opens one browser and closes it when its last test is done.
+@pytest.fixture(scope="package")
 def playwright_driver() -> Iterator[Playwright]:
     with sync_playwright() as playwright:
         yield playwright
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def chromium_browser(playwright_driver: Playwright) -> Iterator[Browser]:
     try:
         browser = launch(playwright_driver)

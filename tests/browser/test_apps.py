@@ -66,7 +66,7 @@ SETUPS: dict[tuple[str, str], Callable[[Session], None]] = {
 }
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def sessions(chromium_browser: Browser) -> Iterator[dict[str, Session]]:
     """One served app, context and page per fixture, opened on first use."""
     opened: dict[str, Session] = {}

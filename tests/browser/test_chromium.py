@@ -51,3 +51,39 @@ def test_nothing_is_found_on_an_empty_path(tmp_path: Path, monkeypatch: pytest.M
 def test_the_message_for_a_missing_browser_says_how_to_get_one() -> None:
     assert "make browser" in chromium.HOW_TO_GET_ONE
     assert "AUTOMIUM_CHROMIUM" in chromium.HOW_TO_GET_ONE
+
+
+def test_the_command_prints_the_browser_it_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    binary = tmp_path / "chromium"
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(0o755)
+    monkeypatch.delenv("AUTOMIUM_CHROMIUM", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+
+    assert chromium.main() == 0
+    assert capsys.readouterr().out == f"{binary}\n"
+
+
+def test_the_command_exits_2_for_a_wrong_environment_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("AUTOMIUM_CHROMIUM", str(tmp_path / "missing"))
+
+    assert chromium.main() == 2
+    assert (
+        capsys.readouterr().err
+        == f"AUTOMIUM_CHROMIUM={tmp_path / 'missing'} is not an executable file\n"
+    )
+
+
+def test_with_no_browser_anywhere_the_command_says_how_to_get_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("AUTOMIUM_CHROMIUM", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path))
+
+    assert chromium.main() == 1
+    assert capsys.readouterr().err == chromium.HOW_TO_GET_ONE + "\n"
