@@ -27,7 +27,7 @@ from automium.contracts import to_document
 from automium.corpus.pages import Element, normalized
 from automium.errors import AutomiumError
 from automium.journeys import checked_journey, observed, targets
-from automium.journeys.tracking import Location
+from automium.journeys.page_walk import Location
 
 Document = dict[str, Any]
 

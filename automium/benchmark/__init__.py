@@ -8,7 +8,6 @@ and converts recorded trials; ``runner`` enumerates a modeled comparison's trial
 """
 
 from automium.benchmark.metrics import k_points, metrics_for, pass_hat_k, wilson_interval
-from automium.benchmark.model import ASSUMPTIONS, trial_seed
 from automium.benchmark.planners import parse_planners, planner_id
 from automium.benchmark.report import (
     MAX_JOURNEYS,
@@ -20,6 +19,7 @@ from automium.benchmark.report import (
     request_problems,
 )
 from automium.benchmark.runner import app_journeys, run_trials
+from automium.benchmark.simulation import ASSUMPTIONS, trial_seed
 from automium.benchmark.trials import Trial, TrialError
 
 __all__ = [

@@ -24,10 +24,10 @@ from pydantic import BaseModel
 
 from automium import corpus
 from automium.benchmark.metrics import Sums, tallies
-from automium.benchmark.model import ASSUMPTIONS
 from automium.benchmark.recorded import notice, observed, record_problems, recorded_trials
 from automium.benchmark.runner import app_journeys, run_trials
-from automium.benchmark.steps import JourneyProfile, journey_profile
+from automium.benchmark.simulation import ASSUMPTIONS
+from automium.benchmark.step_hazards import JourneyProfile, journey_profile
 from automium.benchmark.trials import Trial
 from automium.benchmark.verdict import (
     modeled_verdict_document,

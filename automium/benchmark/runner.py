@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 
 from automium import corpus
-from automium.benchmark.model import model_trials, modeled_planner
-from automium.benchmark.steps import JourneyProfile, journey_profile
+from automium.benchmark.simulation import model_trials, modeled_planner
+from automium.benchmark.step_hazards import JourneyProfile, journey_profile
 from automium.benchmark.trials import Trial
 from automium.contracts import PlannerReference
 from automium.journeys import reference_journey

@@ -45,7 +45,7 @@ from automium.execution.snapshots import parse_aria, semantic_snapshot
 from automium.hosting import AppServer, Fault
 from automium.hosting.bundles import secret
 from automium.journeys.checked import CheckedJourney, checked_journey
-from automium.journeys.labels import step_label
+from automium.journeys.node_captions import step_label
 from automium.journeys.page_checks import Visit
 from automium.runs.submission import run_id_for
 

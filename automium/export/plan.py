@@ -20,8 +20,8 @@ from automium.export.fixture_files import fixture_file
 from automium.export.routes import route_path, route_pattern
 from automium.journeys import targets
 from automium.journeys.page_checks import Walk
+from automium.journeys.page_walk import Location
 from automium.journeys.refs import journey_ref
-from automium.journeys.tracking import Location
 
 ACTION_TIMEOUT_MS = 5_000
 """The action timeout of a test that retries its steps: an attempt must end to be retried."""

@@ -17,8 +17,8 @@ from automium.errors import quoted
 from automium.journeys import observed, targets, todo_state
 from automium.journeys.findings import REF_WARNING, Uncertain, target_line
 from automium.journeys.observed import SELECT_ROLES
+from automium.journeys.page_walk import FIELD_ROLES, Location
 from automium.journeys.target_checks import TargetChecks
-from automium.journeys.tracking import FIELD_ROLES, Location
 
 _VALUE_ROLES = FIELD_ROLES | SELECT_ROLES | frozenset({"slider"})
 

@@ -16,7 +16,7 @@ from automium.contracts import ErrorCode, Fixture, UncheckedReason, WarningCode
 from automium.corpus.pages import Element
 from automium.errors import Problem
 from automium.journeys import todo_state
-from automium.journeys.tracking import Change, Location
+from automium.journeys.page_walk import Change, Location
 
 Step = Mapping[str, Any]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from automium.journeys.labels import assertion_label, step_label
+from automium.journeys.node_captions import assertion_label, step_label
 
 ENTRY = "entry"
 PASS = "pass"

@@ -1,7 +1,7 @@
 """What the page models say an assertion would observe at a point of a journey.
 
 Each function answers from the page a fixture shows and what the journey did to it
-(:class:`~automium.journeys.tracking.Location`), or says it cannot: an element marked
+(:class:`~automium.journeys.page_walk.Location`), or says it cannot: an element marked
 ``[dynamic]`` in its page model, or inside one, shows what the app did at run time (a cart
 row, a counter, a search result), which only a run can prove.
 """
@@ -9,7 +9,7 @@ row, a counter, a search result), which only a run can prove.
 from __future__ import annotations
 
 from automium.corpus.pages import Element, normalized
-from automium.journeys.tracking import FIELD_ROLES, Location
+from automium.journeys.page_walk import FIELD_ROLES, Location
 
 SELECT_ROLES = frozenset({"combobox", "listbox"})
 # Roles a key can be pressed on: what a browser focuses without a tabindex, plus the

@@ -1,6 +1,6 @@
 """Check every step and assertion of a journey against the pages it goes through.
 
-:func:`walk` follows a journey from page to page (:mod:`automium.journeys.tracking`) and
+:func:`walk` follows a journey from page to page (:mod:`automium.journeys.page_walk`) and
 checks each target against the page the journey is on at that step, with the matching rule
 of :mod:`automium.journeys.targets`. It finds every problem in one pass and returns, with
 them, the warnings (suspicious but valid) and the trace of pages visited, which the run
@@ -33,7 +33,7 @@ from automium.journeys.findings import (
     target_line,
 )
 from automium.journeys.observed import FOCUSABLE_ROLES, SELECT_ROLES
-from automium.journeys.tracking import (
+from automium.journeys.page_walk import (
     FIELD_ROLES,
     Change,
     Location,

@@ -23,7 +23,7 @@ from automium.journeys.findings import (
     Findings,
     Uncertain,
 )
-from automium.journeys.tracking import Location
+from automium.journeys.page_walk import Location
 
 
 class TargetChecks(Findings):

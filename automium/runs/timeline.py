@@ -7,7 +7,7 @@ fixture applied, a planner request and decision (a ``PlannerRequest`` and a
 action, the page loading or changing, the assertions checked after the step, the
 artifacts the verdict requires, and the run's end with its verdict.
 
-Timing and tokens follow the benchmark's planner model (``automium.benchmark.model``):
+Timing and tokens follow the benchmark's planner model (``automium.benchmark.simulation``):
 a decision takes ``STEP_LATENCY_MS`` x the planner's speed, split 70/30 between planner and
 executor, an assertion ``ASSERTION_LATENCY_MS``; a decision costs
 ``INPUT_TOKENS_PER_DECISION`` input tokens and ``OUTPUT_TOKENS_PER_DECISION`` x verbosity
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from automium.benchmark.model import (
+from automium.benchmark.simulation import (
     ASSERTION_LATENCY_MS,
     INPUT_TOKENS_PER_DECISION,
     OUTPUT_TOKENS_PER_DECISION,
@@ -51,7 +51,7 @@ from automium.contracts import (
     Verdict,
 )
 from automium.journeys import CheckedJourney
-from automium.journeys.labels import step_label
+from automium.journeys.node_captions import step_label
 from automium.journeys.page_checks import Visit
 from automium.replay.summary import required_kinds
 

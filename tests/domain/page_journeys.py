@@ -20,7 +20,7 @@ from automium import corpus
 from automium.contracts import Fixture
 from automium.corpus.pages import Element
 from automium.journeys import observed, targets, todo_state
-from automium.journeys.tracking import Location, go_back, open_route
+from automium.journeys.page_walk import Location, go_back, open_route
 
 Document = dict[str, Any]
 

@@ -14,8 +14,8 @@ from syrupy.assertion import SnapshotAssertion
 
 from automium import corpus
 from automium.benchmark import ASSUMPTIONS, compare_planners, metrics_for, run_trials
-from automium.benchmark import model as planner_model
-from automium.benchmark.steps import HAZARDS, LANES, journey_profile
+from automium.benchmark import simulation as planner_model
+from automium.benchmark.step_hazards import HAZARDS, LANES, journey_profile
 from automium.benchmark.trials import Trial
 from automium.benchmark.verdict import Standing, dominates, judge, pareto, standings
 from automium.capabilities import COMPARE_PLANNERS

@@ -12,7 +12,7 @@ import pytest
 
 from automium import corpus
 from automium.benchmark import REPETITIONS_CAP, compare_planners, trial_seed
-from automium.benchmark import model as planner_model
+from automium.benchmark import simulation as planner_model
 from automium.contracts import ErrorCode, bundled_schema
 from tests.cases import COMPARE, GPT, PLANNER, refusal, refused
 

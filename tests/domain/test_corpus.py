@@ -18,8 +18,8 @@ from automium.contracts import ErrorCode, Fixture, Journey, to_document
 from automium.corpus.pages import View, page, pages
 from automium.errors import AutomiumError
 from automium.journeys import check_journey, compile_journey
+from automium.journeys.page_walk import open_route
 from automium.journeys.targets import matches
-from automium.journeys.tracking import open_route
 from automium.validation import check
 from automium_build.corpus import corpus_document
 

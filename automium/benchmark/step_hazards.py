@@ -5,7 +5,7 @@ A journey is read off the walk compile made of it (a
 holds: the ways an attempt at it can fail, each with a weight (how much it adds to the
 planner's per-step error), the failure class its replay events would show, and the
 recovery strategies that can undo it. The planner model
-(:mod:`automium.benchmark.model`) turns them into probabilities; the table is the single
+(:mod:`automium.benchmark.simulation`) turns them into probabilities; the table is the single
 place that says what makes a step hard.
 
 A failure's lane is the lane of the event the run timeline's failing variant of its class
@@ -24,7 +24,7 @@ from automium.contracts import FailureClass, ReplayLane
 from automium.corpus.pages import Element
 from automium.journeys import CheckedJourney, targets
 from automium.journeys.page_checks import Visit
-from automium.journeys.tracking import Location
+from automium.journeys.page_walk import Location
 
 F = FailureClass
 

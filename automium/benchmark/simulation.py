@@ -78,7 +78,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from automium.benchmark.steps import DECISION, HAZARDS, JourneyProfile
+from automium.benchmark.step_hazards import DECISION, HAZARDS, JourneyProfile
 from automium.benchmark.trials import Trial
 from automium.contracts import FailureClass
 

@@ -1,4 +1,4 @@
-"""Finding the browser: the same order for everything that launches one."""
+"""Finding the browser: the same order for everything that launches one (no browser needed)."""
 
 from __future__ import annotations
 
