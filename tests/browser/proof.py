@@ -24,6 +24,7 @@ opened dialog in its place, or the closed dialog gone.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -42,6 +43,25 @@ from automium.hosting import AppServer
 from automium.hosting.bundles import accounts
 
 FIELD_ROLES = frozenset({"textbox", "searchbox", "spinbutton"})
+CHROME = frozenset({"banner", "contentinfo", "navigation"})
+CONTROLS = frozenset(
+    {
+        "button",
+        "link",
+        "textbox",
+        "searchbox",
+        "checkbox",
+        "radio",
+        "switch",
+        "combobox",
+        "listbox",
+        "option",
+        "spinbutton",
+        "slider",
+        "tab",
+        "menuitem",
+    }
+)
 # An assertion that holds passes at once; one that fails waits this long for the page first.
 TIMEOUT_MS = 2_000
 
@@ -127,9 +147,8 @@ class Session:
         self.page.goto(self.server.url + path)
 
     def expect_path(self, pattern: str) -> None:
-        expect(self.page).to_have_url(
-            re.compile(rf"^{re.escape(self.server.url)}{pattern}([?#].*)?$")
-        )
+        """Wait for the page to load a URL with this path (event-driven: no polling)."""
+        self.page.wait_for_url(re.compile(rf"^{re.escape(self.server.url)}{pattern}([?#].*)?$"))
 
 
 # -- what the page shows ---------------------------------------------------------------------
@@ -257,11 +276,48 @@ def prove_page(session: Session, pair: Pair) -> None:
     for frame in frames(view):
         how, body = rendering(session, view, frame)
         expect(body).to_match_aria_snapshot(aria.template(how))
+        prove_no_extra_controls(tree(body.aria_snapshot()), how)
     prove_hidden(session, view)
     prove_focus(session, view)
 
 
-def prove_hidden(session: Session, view: View, revealed: frozenset[int] = frozenset()) -> None:
+def _controls(node: Node, top: str = "") -> list[tuple[str, str, str]]:
+    """(the top-level node's role, role, name) of every control under ``node``."""
+    own = [(top, node.role, node.name)] if node.role in CONTROLS else []
+    return own + [c for child in node.children for c in _controls(child, top or child.role)]
+
+
+def prove_no_extra_controls(snapshot: Node, how: aria.Rendering) -> None:
+    """The template matches the model's nodes among the page's; a control the model does
+    not have (a button, a link, a field) must not be there either, unless a ``[dynamic]``
+    part of the model in the same top-level landmark can hold one of its role (a list of
+    results, a cart's buttons)."""
+    view = how.view
+    elements = view.template.elements
+    top = 0 if how.frame is None else how.frame
+
+    def landmark(element: Element) -> str:
+        below = [i for i in (*element.ancestors, element.index) if i > top]
+        return elements[below[0]].role if below[1:] else ""
+
+    shown = [e for e in view.elements() if e.role in CONTROLS and how.included(e)]
+    modeled = Counter(
+        (landmark(e), e.role, view.name(e) or "") for e in shown if not aria.dynamic(view, e)
+    )
+    shapes = {(landmark(e), e.role) for e in shown if aria.dynamic(view, e)}
+    extra = Counter(_controls(snapshot)) - modeled
+    unmodeled = sorted(
+        f'{role} "{name}"' for where, role, name in extra.elements() if (where, role) not in shapes
+    )
+    assert unmodeled == [], f"controls on the page that its model does not have: {unmodeled}"
+
+
+def prove_hidden(
+    session: Session,
+    view: View,
+    revealed: frozenset[int] = frozenset(),
+    timeout: float | None = None,
+) -> None:
     """Each hidden node that its role and name tell apart from what is shown is absent."""
     shown = [e for e in view.elements() if not aria.hidden(view, e, revealed)]
     for element in view.elements():
@@ -278,7 +334,9 @@ def prove_hidden(session: Session, view: View, revealed: frozenset[int] = frozen
             if name
             else where.get_by_role(element.role)  # type: ignore[arg-type]
         )
-        expect(found, f"{element.line(name)} is [hidden] until revealed").to_have_count(0)
+        expect(found, f"{element.line(name)} is [hidden] until revealed").to_have_count(
+            0, timeout=timeout
+        )
 
 
 def prove_focus(session: Session, view: View) -> None:
@@ -305,9 +363,9 @@ class EffectCase:
 
 
 def effect_cases() -> list[EffectCase]:
-    """Every effect annotation, once: an element repeated with the same effects in the same
-    place on several routes (a banner's links) is one annotation, proven on its first route.
-    """
+    """Every effect annotation, once: an element of the site's chrome (a banner's, footer's
+    or navigation's) repeated with the same effects on several routes is one annotation,
+    proven on its first route."""
     cases = []
     seen: set[tuple[str, ...]] = set()
     for app_id in owned_apps():
@@ -323,8 +381,10 @@ def effect_cases() -> list[EffectCase]:
                 view = template.view(chosen, entity_for(chosen, route.id)[0])
                 line = _effects_line(view, element)
                 place = tuple(template.elements[i].line() for i in element.ancestors[1:])
-                if (app_id, chosen.id, *place, line) not in seen:
-                    seen.add((app_id, chosen.id, *place, line))
+                chrome = bool(place) and place[0] in CHROME
+                key = (app_id, *place, line) if chrome else (app_id, route.id, element.ref)
+                if key not in seen:
+                    seen.add(key)
                     cases.append(EffectCase(app_id, chosen.id, route.id, element.ref, line))
     return cases
 

@@ -28,7 +28,7 @@ from automium.validation import check
 APPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "todo-mvc": ("static-bundle", ("forms", "list-editing", "keyboard", "local-storage")),
     "shop-lite": (
-        "local-container",
+        "static-bundle",
         ("auth", "search", "forms", "cart", "checkout", "pagination"),
     ),
     "admin-console": (
