@@ -149,6 +149,8 @@ def _render(rendering: Rendering, element: Element, depth: int) -> list[str]:
     if element.role == "text" or element.role in FRAME_ROLES:
         return [head]
     below = [child for child in children(view, element) if rendering.included(child)]
+    if _echoes_name(view, element, below):
+        below = []
     if not below:
         if element.value is not None:
             return [f"{head}: {ANY if dynamic(view, element) else quoted(element.value)}"]
@@ -159,6 +161,14 @@ def _render(rendering: Rendering, element: Element, depth: int) -> list[str]:
     for child in below:
         lines.extend(_render(rendering, child, depth + 1))
     return lines
+
+
+def _echoes_name(view: View, element: Element, below: list[Element]) -> bool:
+    """Whether ``element``'s one child is a text equal to its name, which Playwright's snapshot
+    leaves out (``- status "Saved"``, not ``- status "Saved": Saved``)."""
+    if len(below) != 1 or below[0].role != "text" or dynamic(view, below[0]):
+        return False
+    return below[0].name == view.name(element)
 
 
 def _table_rows(rendering: Rendering, rows: list[Element], depth: int) -> list[str]:

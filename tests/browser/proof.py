@@ -264,10 +264,18 @@ def landing(pair: Pair) -> tuple[str, View]:
     return pair.route_id, page(pair.app_id, pair.route_id).view(fixture, entity)
 
 
-def prove_page(session: Session, pair: Pair) -> None:
+def prove_page(
+    session: Session, pair: Pair, arrive: Callable[[Session], None] | None = None
+) -> None:
+    """``arrive``, where given, brings a fresh session to the route as a user would: for a
+    page that exists only once the user has acted (a new customer's first ticket)."""
     fixture = session.fixture
     _, value = entity_for(fixture, pair.route_id)
-    session.fresh(path_for(pair.app_id, pair.route_id, value))
+    if arrive is None:
+        session.fresh(path_for(pair.app_id, pair.route_id, value))
+    else:
+        arrive(session)
+        session.expect_path(path_pattern(pair.app_id, pair.route_id, None))
     landed, view = landing(pair)
     landed_entity = view.entity
     landed_value = next((e.value for e in fixture.entities if e.id == landed_entity), None)
@@ -417,8 +425,8 @@ def _effect_text(view: View, effect: Any) -> str:
         return str(effect.route) + (f"({effect.entity})" if effect.entity else "")
     if effect.kind == "close_dialog":
         return "close"
-    refs = effect.refs if effect.kind == "reveal" else [effect.ref]
-    names = [view.template.find(r.root) for r in refs]
+    refs = [r.root for r in effect.refs] if effect.kind == "reveal" else [effect.ref]
+    names = [view.template.find(r) for r in refs]
     return f"{effect.kind} " + ", ".join(e.line(view.name(e)) for e in names if e is not None)
 
 

@@ -2,17 +2,20 @@
 
 Parametrised over every app with a directory under ``automium/corpus/apps/``: an app added
 there is proven by this file with no change to it. ``SETUPS`` says, where a model element
-with an effect is a ``[dynamic]`` one that a fixture's starting state does not show, what a
-user does first to make the app show it.
+with an effect is a ``[dynamic]`` one that a fixture's starting state does not show, or an
+effect a realistic form refuses to give without input, what a user does first; ``ARRIVALS``
+how a user reaches a page that a fixture's seed does not hold until the user acts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
 
+from automium.hosting.bundles import app_root
 from tests.browser.proof import (
     EffectCase,
     Pair,
@@ -39,11 +42,88 @@ def _added_to_cart(product_path: str) -> Callable[[Session], None]:
     return act
 
 
-# (fixture, route) -> what a user does first, so that the page shows the [dynamic] element
-# whose effect is proven (an empty cart has no Checkout link; an empty order is refused).
+def _click(role: str, name: str) -> Callable[[Session], None]:
+    def act(session: Session) -> None:
+        session.page.get_by_role(role, name=name, exact=True).click()  # type: ignore[arg-type]
+
+    return act
+
+
+def _fill(role: str, name: str, text: str) -> Callable[[Session], None]:
+    def act(session: Session) -> None:
+        session.page.get_by_role(role, name=name, exact=True).fill(text)  # type: ignore[arg-type]
+
+    return act
+
+
+def _steps(*steps: Callable[[Session], None]) -> Callable[[Session], None]:
+    def act(session: Session) -> None:
+        for step in steps:
+            step(session)
+
+    return act
+
+
+def _choose_file(button: str, app_id: str, name: str) -> Callable[[Session], None]:
+    def act(session: Session) -> None:
+        chosen = Path(str(app_root(app_id) / "files" / name))
+        session.page.get_by_role("button", name=button, exact=True).set_input_files(chosen)
+
+    return act
+
+
+# (fixture, route) -> what a user does first: so that the page shows the [dynamic] element
+# whose effect is proven (an empty cart has no Checkout link; an empty order is refused), or
+# so that a realistic form has the input it refuses to go on without (its dialogs keep it
+# when cancelled).
 SETUPS: dict[tuple[str, str], Callable[[Session], None]] = {
     ("shop-lite.guest-empty-cart", "cart"): _added_to_cart("/products/linen-tea-towel"),
     ("shop-lite.returning-buyer", "checkout"): _added_to_cart("/products/linen-tea-towel"),
+    ("admin-console.admin-user", "login"): _fill(
+        "textbox", "Work email", "priya@northwind.example"
+    ),
+    ("admin-console.admin-user", "users"): _steps(
+        _click("button", "Import users"),
+        _choose_file("Choose CSV file", "admin-console", "users.csv"),
+        _click("button", "Cancel"),
+        _click("button", "Invite user"),
+        _fill("textbox", "Email address", "kim@northwind.example"),
+        _click("button", "Cancel"),
+    ),
+    ("helpdesk.agent-open-queue", "ticket"): _fill("textbox", "Reply", "Restarted; online again."),
+    ("helpdesk.agent-open-queue", "new-ticket"): _steps(
+        _click("button", "Next"),
+        _fill("textbox", "Subject", "Printer offline on floor 2"),
+        _fill("textbox", "Describe the problem", "It shows offline since noon."),
+    ),
+}
+
+
+def _fresh(path: str) -> Callable[[Session], None]:
+    def act(session: Session) -> None:
+        session.fresh(path)
+
+    return act
+
+
+def _select(name: str, option: str) -> Callable[[Session], None]:
+    def act(session: Session) -> None:
+        session.page.get_by_role("combobox", name=name, exact=True).select_option(option)
+
+    return act
+
+
+# (fixture, route) -> how a user arrives at a page the fixture's seed does not hold yet: a
+# new customer has no ticket until they submit one.
+ARRIVALS: dict[tuple[str, str], Callable[[Session], None]] = {
+    ("helpdesk.customer-new", "ticket"): _steps(
+        _fresh("/tickets/new"),
+        _select("Category", "Billing"),
+        _click("button", "Next"),
+        _fill("textbox", "Subject", "Charged twice for March"),
+        _fill("textbox", "Describe the problem", "The March invoice was charged twice."),
+        _click("button", "Submit ticket"),
+    ),
 }
 
 
@@ -70,7 +150,7 @@ def test_there_are_owned_apps_to_prove() -> None:
 def test_each_route_of_each_fixture_matches_its_page_model(
     pair: Pair, sessions: dict[str, Session]
 ) -> None:
-    prove_page(sessions[pair.fixture_id], pair)
+    prove_page(sessions[pair.fixture_id], pair, ARRIVALS.get((pair.fixture_id, pair.route_id)))
 
 
 @pytest.mark.parametrize("case", EFFECTS, ids=str)

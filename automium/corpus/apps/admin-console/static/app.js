@@ -87,12 +87,10 @@ function select(options, chosen) {
   return h("select", {}, options.map((o) => h("option", { value: o, selected: o === chosen }, o)));
 }
 
-// Rows go straight into the table (no implicit tbody from the parser): the table's rows are
-// its children, as the accessibility tree shows them.
 function table(name, headers, rows) {
-  const el = h("table", { "aria-label": name });
-  el.append(h("tr", {}, headers.map((text) => h("th", { scope: "col", text }))));
-  for (const cells of rows) el.append(h("tr", {}, cells.map((c) => h("td", {}, c))));
+  const el = h("table", { "aria-label": name },
+    h("thead", {}, h("tr", {}, headers.map((text) => h("th", { scope: "col", text })))),
+    h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((c) => h("td", {}, c))))));
   return el;
 }
 
@@ -459,7 +457,8 @@ function editUserDialog(user, changed) {
 }
 
 function deactivateDialog(user, changed) {
-  const dlg = h("dialog", { role: "alertdialog", "aria-label": "Deactivate this user?" },
+  const dlg = h("dialog", { role: "alertdialog", "aria-labelledby": "deactivate-title" },
+    h("h2", { id: "deactivate-title" }, "Deactivate this user?"),
     h("div", {}, "They will lose access at once. You can reactivate them later."),
     h("div", { class: "actions" },
       h("button", { type: "button", class: "danger", onclick: confirm }, "Deactivate"),

@@ -88,12 +88,10 @@ function select(options, chosen) {
   return h("select", {}, options.map((o) => h("option", { value: o, selected: o === chosen }, o)));
 }
 
-// Rows go straight into the table (no implicit tbody from the parser): the table's rows are
-// its children, as the accessibility tree shows them.
 function table(name, headers, rows) {
-  const el = h("table", { "aria-label": name });
-  el.append(h("tr", {}, headers.map((text) => h("th", { scope: "col", text }))));
-  for (const cells of rows) el.append(h("tr", {}, cells.map((c) => h("td", {}, c))));
+  const el = h("table", { "aria-label": name },
+    h("thead", {}, h("tr", {}, headers.map((text) => h("th", { scope: "col", text })))),
+    h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((c) => h("td", {}, c))))));
   return el;
 }
 
