@@ -30,13 +30,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: the sync driver holds this thread's event loop while it
+# lives, and the async tests after this package (tests/server) need that loop free.
+@pytest.fixture(scope="package")
 def playwright_driver() -> Iterator[Playwright]:
     with sync_playwright() as playwright:
         yield playwright
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def chromium_browser(playwright_driver: Playwright) -> Iterator[Browser]:
     try:
         browser = launch(playwright_driver)

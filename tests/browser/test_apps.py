@@ -127,7 +127,7 @@ ARRIVALS: dict[tuple[str, str], Callable[[Session], None]] = {
 }
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def sessions(chromium_browser: Browser) -> Iterator[dict[str, Session]]:
     """One served app, context and page per fixture, opened on first use."""
     opened: dict[str, Session] = {}
