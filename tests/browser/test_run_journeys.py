@@ -30,7 +30,7 @@ from tests.browser.journeys import (
 Runner = Callable[[str], Outcome]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def passing_run(chromium_browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Runner:
     """Each reference journey's real run, once per session."""
     out = tmp_path_factory.mktemp("runs")
