@@ -40,10 +40,10 @@ def _fixture_facts(fixture: Fixture) -> str:
     files = [f"{f.ref}: {f.description}" for f in fixture.files]
     facts = [
         "navigate's entity, for a route with a parameter: "
-        + ("; ".join(entities) if entities else "(this fixture has none)"),
+        + ("; ".join(entities) if entities else "(none)"),
         "upload_file's fileRef: " + ("; ".join(files) if files else "(none)"),
         "fill's secretRef, never a literal value: "
-        + (", ".join(r.root for r in fixture.secret_refs) or "(this fixture has none)"),
+        + (", ".join(r.root for r in fixture.secret_refs) or "(none)"),
     ]
     return _bullets(facts)
 
@@ -85,8 +85,8 @@ def draft_journey(args: Arguments) -> str:
         (contracts.to_document(j) for j in corpus.reference_journeys(fixture_id)),
         key=lambda j: len(json.dumps(j)),
     )
-    return f"""Draft an Automium journey (contract journey.v1) for app {app.display_name} \
-({app.id}), starting from fixture {fixture.id}: {fixture.description}
+    return f"""Draft an Automium journey (contract journey.v1) for {app.display_name} \
+({app.id}), from fixture {fixture.id}: {fixture.description}
 
 Goal: {goal}
 
@@ -99,8 +99,8 @@ matches). Never CSS, XPath, script or URLs.
 
 {_fixture_facts(fixture)}
 
-Pages as {fixture.id} sees them (navigate and route_is take route ids; select_option, an \
-option's name). "→": what activating it does (a click, or Enter in a field: submits its \
+Pages as this fixture sees them (navigate and route_is take route ids; select_option, \
+an option's name). "→": what activating it does (a click, or Enter in a field: submits its \
 form); [hidden]: shown once a step reveals it; [dynamic]: text the journey changes; \
 "a: b, c": a's children on one line, a role named once for the names after it.
 
