@@ -21,9 +21,13 @@ tool arguments, entries      1000 per array or object (the   :func:`check_argume
 JSON-RPC message nesting     ~200 levels                     the SDK's JSON parser (pydantic-
                                                              core); deeper lines are answered
                                                              -32700, the session goes on
-stdio requests in flight     64 unanswered; then stdin is    ``mcp_server.inflight``
-                             not read until one is answered
-JSON-RPC line on stdio       4 MiB, as an HTTP body          ``mcp_server.inbound``, before
+stdio answers owed           64, errors included, whatever   ``mcp_server._stdio.pending``
+                             their ids; then stdin is not
+                             read until one is written or
+                             dropped; a reused id is refused
+JSON-RPC numbers on stdio    integers of up to 4,300 digits; ``mcp_server._stdio.decoding``
+                             NaN and the infinities refused
+JSON-RPC line on stdio       4 MiB, as an HTTP body          ``mcp_server._stdio.lines``, before
                                                              parsing: a longer line is read
                                                              in chunks and discarded unread
                                                              (a 100 MB line: ~1.2x idle RSS)
