@@ -29,12 +29,23 @@ SHOWN = 60
 
 
 def quoted(value: Any, limit: int = SHOWN) -> str:
-    """``value`` as a message quotes it, cut short: a caller's value may be megabytes long
-    (a string, or any JSON value where a string was expected)."""
+    """``value`` as a message quotes it: as a JSON string (or JSON text, when it is no
+    string), cut short, since a caller's value may be megabytes long. Nothing of it can pass
+    for the message's own text: quotes, backslashes and every character that is not
+    printable (line breaks, U+0085, U+2028, bidi controls, …) are escaped as JSON escapes."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    return repr(text) if isinstance(value, str) else text
+    if not isinstance(value, str):
+        return _printable(text)
+    return _printable(json.dumps(text, ensure_ascii=False))
+
+
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable as its JSON escape."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in text)
 
 
 def pointer(*parts: str | int) -> str:

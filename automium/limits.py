@@ -71,6 +71,17 @@ MAX_ARGUMENTS_SIZE = 1_048_576
 MAX_DEPTH = 64
 """Levels of nested objects and arrays in a tool call's arguments (the arguments object is 1)."""
 
+MAX_PROMPT_ARGUMENT = 2000
+"""Characters of one free-text prompt argument: prompt text is for a context window, and
+2,000 is the contracts' ``Text`` limit, which most arguments end up in."""
+
+MAX_PROMPT_EVENTS = 20_000
+"""Characters of the ``events`` prompt argument, a JSON array: a real run's events are
+10-15 KB."""
+
+MAX_COMPLETION_VALUES = 100
+"""Values in one completion answer (MCP's own cap)."""
+
 MAX_ENTRIES = 1000
 """Items of one array or properties of one object: the largest ``maxItems`` of any input
 contract, so no schema-valid document is refused (a test keeps the two equal)."""

@@ -521,7 +521,7 @@ PROMPTS: Mapping[str, GuideCases] = {
             }
         },
         refusals={
-            "missing-argument": Refusal({"appId": "shop-lite", "goal": "x"}, INVALID, ""),
+            "missing-argument": Refusal({"appId": "shop-lite", "goal": "x"}, INVALID, "/fixtureId"),
             "unknown-app": Refusal(
                 {"appId": "gmail", "fixtureId": "shop-lite.returning-buyer", "goal": "x"},
                 ErrorCode.INVALID_APP_ID,

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from automium import corpus
+from automium.accessible_names import normalized
 from automium.contracts import ErrorCode, Fixture, WarningCode
-from automium.corpus.pages import Element, normalized, pages
+from automium.corpus.pages import Element, pages
 from automium.errors import Problem, pointer, quoted
 from automium.journeys import targets
 from automium.journeys.tracking import (
@@ -278,13 +279,13 @@ class _Walker:
         if nth is None and len(visible) > 1:
             self._problem(
                 ErrorCode.AMBIGUOUS_TARGET,
-                f'{len(visible)} elements match {role} "{name}" on {view.route_id}; add nth to '
-                "pick one (Playwright's strict mode refuses an ambiguous locator)",
+                f"{len(visible)} elements match {role} {quoted(name)} on {view.route_id}; add nth "
+                "to pick one (Playwright's strict mode refuses an ambiguous locator)",
                 path,
                 self._choices(visible, location),
             )
             return None
-        return self._pick(visible, nth, f'{role} "{name}"', path, location)
+        return self._pick(visible, nth, f"{role} {quoted(name)}", path, location)
 
     def _pick(
         self, visible: list[Element], nth: object, line: str, path: str, location: Location
@@ -313,7 +314,7 @@ class _Walker:
         """Whether the role is a WAI-ARIA role and the name is no selector (else a problem)."""
         if role not in targets.ROLES:
             near = targets.nearest_roles(role)
-            hint = f"; did you mean {near[0]!r}?" if near else ""
+            hint = f"; did you mean {quoted(near[0])}?" if near else ""
             self._problem(
                 ErrorCode.UNKNOWN_ROLE,
                 f"{quoted(role)} is not a WAI-ARIA 1.2 role{hint}",
@@ -342,7 +343,7 @@ class _Walker:
         self, role: str, name: str, path: str, location: Location, *, hidden: bool
     ) -> None:
         view = location.view
-        line = f'{role} "{name}"'
+        line = f"{role} {quoted(name)}"
         if hidden:
             message = (
                 f"{line} is on {view.route_id} but hidden at this point: nothing before reveals it"
@@ -369,7 +370,7 @@ class _Walker:
         return found
 
     def _since(self) -> str:
-        return f" (after step {self.since!r})" if self.since else ""
+        return f" (after step {quoted(self.since)})" if self.since else ""
 
     def _actionable(self, step: Step, path: str, location: Location, element: Element) -> bool:
         """Whether ``step`` can act on ``element``; a problem when it cannot."""
@@ -482,7 +483,7 @@ class _Walker:
             if isinstance(route, str) and route != location.route:
                 self._problem(
                     ErrorCode.ROUTE_NOT_REACHED,
-                    f"after step {assertion.get('afterStep')!r} the journey is on "
+                    f"after step {quoted(assertion.get('afterStep'))} the journey is on "
                     f"{location.route}, not {route}",
                     f"{path}/route",
                     [location.route],
@@ -528,8 +529,8 @@ class _Walker:
             self._warn(
                 WarningCode.CONTRADICTED_EXPECTATION,
                 where,
-                f'{role} "{name}" is visible on {view.route_id} at this point in the page model, '
-                "so this hidden assertion would fail; check the step it follows",
+                f"{role} {quoted(name)} is visible on {view.route_id} at this point in the page "
+                "model, so this hidden assertion would fail; check the step it follows",
             )
 
     def _in_app(self, role: str, name: str) -> bool:
@@ -581,7 +582,7 @@ class _Walker:
         self._warn(
             WarningCode.UNKNOWN_EFFECT,
             path,
-            f"after step {step.get('id')!r} the page is unknown ({why}), so the steps and "
+            f"after step {quoted(step.get('id'))} the page is unknown ({why}), so the steps and "
             "assertions after it are not checked against pages until the next navigate",
         )
 
