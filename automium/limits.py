@@ -27,6 +27,9 @@ stdio answers owed           64, errors included, whatever   ``mcp_server._stdio
                              dropped; a reused id is refused
 JSON-RPC numbers on stdio    integers of up to 4,300 digits; ``mcp_server._stdio.decoding``
                              NaN and the infinities refused
+HTTP sessions open           64; a new one closes the one     ``mcp_server.http_sessions``
+                             idle the longest, or is refused
+                             503 when all are busy
 JSON-RPC line on stdio       4 MiB, as an HTTP body          ``mcp_server._stdio.lines``, before
                                                              parsing: a longer line is read
                                                              in chunks and discarded unread
