@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from automium import corpus
-from automium.artifacts.paths import collision_key, path_problem
+from automium.artifacts.paths import collision_key, directories, path_problem
 from automium.contracts import (
     ArtifactEntry,
     ArtifactManifest,
@@ -73,10 +73,11 @@ def build_manifest(document: object) -> ArtifactManifest:
     if root_problem := path_problem(request.root, "/root"):
         problems.append(root_problem)
     entries = []
-    first_use: dict[str, int] = {}  # by collision key
+    files: dict[str, int] = {}  # the entry first using each collision key, as a file
+    folders: dict[str, int] = {}  # and as a directory
     for index, given in enumerate(request.entries):
         where = pointer("entries", index)
-        problems += _path_problems(given.path, index, request, first_use)
+        problems += _path_problems(given.path, index, request, files, folders)
         content_type = _content_type(given.kind.value, given.path, given.content_type, where)
         if isinstance(content_type, Problem):
             problems.append(content_type)
@@ -145,27 +146,43 @@ def _journey(request: ArtifactManifestInput) -> Journey | None:
 
 
 def _path_problems(
-    path: str, index: int, request: ArtifactManifestInput, first_use: dict[str, int]
+    path: str,
+    index: int,
+    request: ArtifactManifestInput,
+    files: dict[str, int],
+    folders: dict[str, int],
 ) -> list[Problem]:
     where = pointer("entries", index, "path")
     if problem := path_problem(path, where):
         return [problem]
     key = collision_key(path)
-    if key not in first_use:
-        first_use[key] = index
-        return []
-    earlier = request.entries[first_use[key]].path
-    if earlier == path:
-        message = f"path {quoted(path)} is already used by entry {first_use[key]}"
-        return [Problem(ErrorCode.INVALID_INPUT, message, where)]
-    return [
-        Problem(
-            ErrorCode.INVALID_ARTIFACT_PATH,
-            f"path {quoted(path)} and entry {first_use[key]}'s {quoted(earlier)} would be one "
-            "file on a file system that folds case or Unicode forms",
-            where,
-        )
-    ]
+    if key in files:
+        earlier = request.entries[files[key]].path
+        if earlier == path:
+            message = f"path {quoted(path)} is already used by entry {files[key]}"
+            return [Problem(ErrorCode.INVALID_INPUT, message, where)]
+        return [
+            Problem(
+                ErrorCode.INVALID_ARTIFACT_PATH,
+                f"path {quoted(path)} and entry {files[key]}'s {quoted(earlier)} would be one "
+                "file on a file system that folds case or Unicode forms",
+                where,
+            )
+        ]
+    clash = folders.get(key, next((files[d] for d in directories(key) if d in files), None))
+    if clash is not None:
+        return [
+            Problem(
+                ErrorCode.INVALID_ARTIFACT_PATH,
+                f"path {quoted(path)} and entry {clash}'s {quoted(request.entries[clash].path)} "
+                "need one name as a file and as a directory (case and Unicode forms folded)",
+                where,
+            )
+        ]
+    files[key] = index
+    for folder in directories(key):
+        folders.setdefault(folder, index)
+    return []
 
 
 def _content_type(kind: str, path: str, given: str | None, where: str) -> str | Problem:
