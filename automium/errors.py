@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 Allowed = tuple[str | int, ...]
 
 # Kept well under the contract's maxItems, so a listing never becomes the error.
-_MAX_PROBLEMS = 200
+MAX_PROBLEMS = 200
+"""Problems one error lists (``tool-error.v1`` allows 1000): past that, a count."""
 SHOWN = 60
 """Characters of a caller's value quoted back in a message: enough to recognise it."""
 
@@ -77,7 +78,7 @@ class AutomiumError(Exception):
         if not unique:
             raise ValueError("an AutomiumError needs at least one problem")
         ordered = sorted(unique, key=lambda p: pointer_key(p.path))
-        self.problems: tuple[Problem, ...] = tuple(ordered[:_MAX_PROBLEMS])
+        self.problems: tuple[Problem, ...] = tuple(ordered[:MAX_PROBLEMS])
         super().__init__(self.problems[0].message)
 
     @classmethod
