@@ -69,7 +69,7 @@ def build_manifest(document: object) -> ArtifactManifest:
     """The manifest of ``document`` (raw arguments), or every problem of it."""
     request = _checked(document)
     journey = _journey(request)
-    problems: list[Problem] = []
+    problems: list[Problem] = _journey_contradictions(request, journey)
     if root_problem := path_problem(request.root, "/root"):
         problems.append(root_problem)
     entries = []
@@ -118,6 +118,42 @@ def build_manifest(document: object) -> ArtifactManifest:
         entries=entries,
         **coverage,
     )
+
+
+def _journey_contradictions(
+    request: ArtifactManifestInput, journey: Journey | None
+) -> list[Problem]:
+    """A ``journeyId`` that is not the given journey's id, and a root under another app's
+    folder (``artifacts/<appId>/…``) than the journey's."""
+    found = []
+    if request.journey is not None and request.journey_id not in (None, request.journey.id):
+        found.append(
+            Problem(
+                ErrorCode.JOURNEY_ID_MISMATCH,
+                f"journeyId {quoted(request.journey_id)} is not the id of the journey given "
+                f"({quoted(request.journey.id)}); give one of the two, or make them agree",
+                "/journeyId",
+                (request.journey.id,),
+            )
+        )
+    segments = request.root.split("/")
+    if (
+        journey is not None
+        and len(segments) > 1
+        and segments[0] == "artifacts"
+        and segments[1] in corpus.app_ids()
+        and segments[1] != journey.app_id
+    ):
+        found.append(
+            Problem(
+                ErrorCode.ARTIFACT_ROOT_APP_MISMATCH,
+                f"root {quoted(request.root)} is the artifact folder of app "
+                f"{quoted(segments[1])}, but journey {journey.id} is of app "
+                f"{quoted(journey.app_id)}",
+                "/root",
+            )
+        )
+    return found
 
 
 def _checked(document: object) -> ArtifactManifestInput:

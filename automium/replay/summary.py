@@ -79,7 +79,7 @@ def replay_summary(request: ReplaySummaryInput) -> ReplaySummary:
     problems = [manifest_ref_problem(request.run_id, request.artifact_manifest_ref)]
     events = request.events or []
     found = [p for p in problems if p is not None] + digest.problems(
-        request.run_id, request.verdict, events
+        request.run_id, request.verdict, events, request.retry_count
     )
     if found:
         raise AutomiumError(found)

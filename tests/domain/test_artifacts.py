@@ -626,3 +626,22 @@ def test_a_manifest_with_missing_kinds_matches_its_snapshot(
 
     assert check("artifact-manifest.v1", manifest) == []
     assert manifest == snapshot_json
+
+
+def test_a_journey_id_that_is_not_the_given_journeys_is_refused() -> None:
+    document = {
+        **manifest_request(entries=SHOT_AND_LOG),
+        "journeyId": "todo-mvc.add-and-complete",
+        "journey": reference_journey(),
+    }
+
+    assert refusal(BUILD.run, document) == [(ErrorCode.JOURNEY_ID_MISMATCH, "/journeyId")]
+
+
+def test_a_root_under_another_apps_folder_than_the_journeys_is_refused() -> None:
+    document = {
+        **manifest_request(root="artifacts/todo-mvc/run-1", entries=SHOT_AND_LOG),
+        "journeyId": WORKED_EXAMPLE,
+    }
+
+    assert refusal(BUILD.run, document) == [(ErrorCode.ARTIFACT_ROOT_APP_MISMATCH, "/root")]

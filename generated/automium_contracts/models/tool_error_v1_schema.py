@@ -47,6 +47,10 @@ class ErrorCode(StrEnum):
     JOURNEY_APP_CONFLICT = "journey_app_conflict"
     APP_NOT_COMPARED = "app_not_compared"
     INCONSISTENT_TRIAL = "inconsistent_trial"
+    EVENT_RETRY_MISMATCH = "event_retry_mismatch"
+    EVENT_AFTER_RELEASE = "event_after_release"
+    JOURNEY_ID_MISMATCH = "journey_id_mismatch"
+    ARTIFACT_ROOT_APP_MISMATCH = "artifact_root_app_mismatch"
 
 
 class Problem(BaseModel):
