@@ -73,11 +73,13 @@ class Problem:
 class AutomiumError(Exception):
     """Raised by the domain for any input it refuses; carries one or more problems."""
 
-    def __init__(self, problems: Iterable[Problem]) -> None:
+    def __init__(self, problems: Iterable[Problem], *, in_order: bool = False) -> None:
+        """``problems`` in document order, or, ``in_order``, in the order given: a producer
+        that knows where each problem arises puts the causes first."""
         unique = dict.fromkeys(problems)
         if not unique:
             raise ValueError("an AutomiumError needs at least one problem")
-        ordered = sorted(unique, key=lambda p: pointer_key(p.path))
+        ordered = list(unique) if in_order else sorted(unique, key=lambda p: pointer_key(p.path))
         self.problems: tuple[Problem, ...] = tuple(ordered[:MAX_PROBLEMS])
         super().__init__(self.problems[0].message)
 

@@ -24,7 +24,7 @@ def compilation_document(document: object) -> dict[str, Any]:
     directly (what an answer sends; the model would only be dumped back to it)."""
     checked = check_journey(document)
     if checked.problems:
-        raise AutomiumError(checked.problems)
+        raise AutomiumError(checked.problems, in_order=True)
     assert isinstance(document, dict)  # the contract accepted it: a journey object
     graph = build_graph(document)
     compilation: dict[str, Any] = {
