@@ -38,7 +38,7 @@ pytestmark = pytest.mark.subprocess
 PEAK_RSS_LIMIT_KIB = 500 * 1024
 CONCURRENT = 500
 NO_ANSWER = "no answer"
-CAP = 4 * 1024 * 1024  # the stdio line cap (automium.mcp_server.inbound.MAX_LINE_BYTES)
+CAP = 4 * 1024 * 1024  # the stdio line cap (automium.mcp_server._stdio.decoding.MAX_LINE_BYTES)
 NULL = "null id"  # the answer_id of a case whose id cannot (or may not) be echoed
 
 
