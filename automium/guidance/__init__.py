@@ -153,19 +153,14 @@ def find(name: str) -> Guide:
 def complete(prompt: str, argument: str, value: str, context: Mapping[str, str]) -> list[str]:
     """Completion values for an argument of a known prompt, filtered by the typed prefix.
 
-    An unknown prompt or argument is ``unsupported_operation``. Values are suggestions
-    only: what they repeat of ``value`` (the app ids before the last comma of ``appIds``)
-    is known ids, so a value that is no prefix of one gets no values, never an echo.
+    An unknown prompt or argument gets no values (an empty completion, as MCP clients and
+    its conformance suite expect, not an error). Values are suggestions only: what they
+    repeat of ``value`` (the app ids before the last comma of ``appIds``) is known ids, so
+    a value that is no prefix of one gets no values, never an echo.
     """
-    guide = find(prompt)
-    names = [name for name, _ in guide.arguments]
-    if argument not in names:
-        raise AutomiumError.single(
-            ErrorCode.UNSUPPORTED_OPERATION,
-            f"Prompt {guide.name} has no argument {quoted(argument)}.",
-            "/argument/name",
-            names,
-        )
+    guide = BY_NAME.get(prompt)
+    if guide is None or argument not in {name for name, _ in guide.arguments}:
+        return []
     suggest = _SUGGESTIONS.get(argument)
     return [] if suggest is None else suggest(value, context)
 

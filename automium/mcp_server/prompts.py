@@ -1,7 +1,6 @@
 """``prompts/list``, ``prompts/get`` and completions, derived from the domain's prompt table.
 
-A refused prompt request (an unknown prompt or argument, for completion too) is a
-JSON-RPC -32602 whose data is a ``tool-error.v1`` document
+A refused prompt request is a JSON-RPC -32602 whose data is a ``tool-error.v1`` document
 (never the SDK's default code 0).
 """
 
@@ -52,8 +51,5 @@ def get(name: str, arguments: Mapping[str, str] | None) -> types.GetPromptResult
 
 
 def complete(prompt: str, argument: str, value: str, context: Mapping[str, str]) -> list[str]:
-    """Completion values; an unknown prompt or argument is a -32602 (see the docstring)."""
-    try:
-        return guidance.complete(prompt, argument, value, context)
-    except AutomiumError as exc:
-        raise refused_params(exc) from None
+    """Completion values: none for an unknown prompt or argument."""
+    return guidance.complete(prompt, argument, value, context)
