@@ -90,7 +90,7 @@ def request_problems(request: ComparePlannersInput) -> list[Problem]:
             Problem(
                 ErrorCode.UNSUPPORTED_CORPUS_VERSION,
                 f"corpus version {quoted(request.corpus_version)} is not supported; "
-                f"use {corpus.CORPUS_VERSION!r}",
+                f"use {quoted(corpus.CORPUS_VERSION)}",
                 "/corpusVersion",
                 (corpus.CORPUS_VERSION,),
             )

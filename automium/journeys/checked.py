@@ -72,7 +72,7 @@ def checked_journey(document: object, *, model: Journey | None = None) -> Checke
 def accepted(document: object, checked: Checked, *, model: Journey | None = None) -> CheckedJourney:
     """The checked journey of ``document`` from a check already made of it."""
     if checked.problems:
-        raise AutomiumError(checked.problems)
+        raise AutomiumError(checked.problems, in_order=True)
     # Accepted: a journey object, whose app and fixture are known, so its pages were walked.
     assert isinstance(document, Mapping)
     assert checked.walk is not None

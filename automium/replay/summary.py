@@ -34,7 +34,7 @@ from automium.contracts import (
     Verdict,
     present,
 )
-from automium.errors import AutomiumError, Problem
+from automium.errors import AutomiumError, Problem, quoted
 from automium.modeled import modeled
 from automium.replay import digest
 
@@ -69,7 +69,7 @@ def manifest_ref_problem(run_id: str, ref: str) -> Problem | None:
         return None
     return Problem(
         ErrorCode.INVALID_INPUT,
-        f"artifactManifestRef names another run; for run {run_id} it is {expected!r}",
+        f"artifactManifestRef names another run; for run {run_id} it is {quoted(expected)}",
         "/artifactManifestRef",
         (expected,),
     )
@@ -79,7 +79,7 @@ def replay_summary(request: ReplaySummaryInput) -> ReplaySummary:
     problems = [manifest_ref_problem(request.run_id, request.artifact_manifest_ref)]
     events = request.events or []
     found = [p for p in problems if p is not None] + digest.problems(
-        request.run_id, request.verdict, events
+        request.run_id, request.verdict, events, request.retry_count
     )
     if found:
         raise AutomiumError(found)

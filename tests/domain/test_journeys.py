@@ -447,3 +447,17 @@ def test_the_compiled_graph_is_the_graph_built_from_the_journey_document(
 ) -> None:
     # The compilation validates the graph into a model once; that must lose nothing.
     assert to_document(compile_journey(document).graph) == build_graph(document)
+
+
+def test_a_duplicate_step_id_comes_before_the_route_not_reached_it_causes() -> None:
+    journey = reference_journey()
+    journey["steps"][4]["id"] = "open-home"  # the navigate to checkout, now a second open-home
+    journey["assertions"][0].update(afterStep="open-home", route="checkout")
+
+    with pytest.raises(AutomiumError) as refused:
+        compile_journey(journey)
+
+    assert [(p.code, p.path) for p in refused.value.problems] == [
+        (ErrorCode.INVALID_INPUT, "/steps/4/id"),
+        (ErrorCode.ROUTE_NOT_REACHED, "/assertions/0/route"),
+    ]

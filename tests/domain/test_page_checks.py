@@ -19,8 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automium import corpus
+from automium.accessible_names import normalized
 from automium.contracts import ErrorCode, UncheckedReason, WarningCode
-from automium.corpus.pages import normalized, page, pages
+from automium.corpus.pages import page, pages
 from automium.errors import AutomiumError
 from automium.journeys import compile_journey, validate_journey
 from automium.journeys.targets import locator_syntax

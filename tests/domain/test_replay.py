@@ -749,3 +749,32 @@ def test_a_summary_of_the_worked_examples_failing_variant_matches_its_snapshot(
 
     assert check("replay-summary.v1", document) == []
     assert document == snapshot_json
+
+
+# --- contradictions ---------------------------------------------------------------------------
+
+
+def test_a_run_finished_whose_retry_count_contradicts_the_runs_is_refused() -> None:
+    events = [*started(), at(2, "run.finished", verdict="failed", retryCount=2)]
+
+    document = summary_request(verdict="failed", retryCount=0, events=events)
+
+    assert refusal(SUMMARY.answer, document) == [
+        (ErrorCode.EVENT_RETRY_MISMATCH, "/events/2/payload/retryCount")
+    ]
+
+
+def test_events_after_the_worker_released_the_run_are_refused_each() -> None:
+    events = [
+        *started(),
+        at(2, "run.finished", verdict="failed", retryCount=0),
+        at(3, "worker.released", workerId="w-17"),
+        at(4, "action.failed", "pay", intent="click", reason="late", attempt=1),
+        at(5, "artifact.captured", kind="log", path="replay.jsonl"),
+    ]
+    document = summary_request(verdict="failed", events=events)
+
+    assert refusal(SUMMARY.answer, document) == [
+        (ErrorCode.EVENT_AFTER_RELEASE, "/events/4/seq"),
+        (ErrorCode.EVENT_AFTER_RELEASE, "/events/5/seq"),
+    ]
