@@ -49,7 +49,7 @@ from automium.contracts import (
 )
 from automium.errors import AutomiumError, Problem, pointer, pointer_key, quoted
 from automium.journeys import CheckedJourney, accepted, check_journey
-from automium.journeys.validate import Checked
+from automium.journeys.checking import Checked
 from automium.modeled import modeled
 from automium.validation import check, to_model
 

@@ -15,9 +15,9 @@ from typing import Any
 from automium import corpus
 from automium.contracts import Journey, to_document
 from automium.errors import AutomiumError
+from automium.journeys.checking import Checked, check_journey
 from automium.journeys.page_checks import Unchecked, Walk, Warning
 from automium.journeys.refs import journey_ref
-from automium.journeys.validate import Checked, check_journey
 
 
 class CheckedJourney:

@@ -25,7 +25,13 @@ from automium.contracts import (
     Verdict,
     to_document,
 )
-from automium.replay import digest, event_problems, events_by_lane, order_events, required_kinds
+from automium.replay import (
+    event_problems,
+    event_reading,
+    events_by_lane,
+    order_events,
+    required_kinds,
+)
 from automium.validation import check
 from tests.answers import answered
 from tests.cases import (
@@ -261,7 +267,7 @@ def test_a_broken_timeline_is_reported_at_each_offending_event(
 def test_events_of_another_run_are_refused_each_with_the_run_as_allowed() -> None:
     events = [event(0, 0), event(1, 5, run_id="run-other"), event(2, 9, run_id="run-third")]
 
-    found = digest.problems(RUN_ID, Verdict.FAILED, events)
+    found = event_reading.problems(RUN_ID, Verdict.FAILED, events)
 
     assert [(p.code, p.path, p.allowed) for p in found] == [
         (ErrorCode.EVENT_RUN_MISMATCH, "/events/1/runId", (RUN_ID,)),

@@ -30,17 +30,12 @@ class Checked:
     walk: Walk | None  # None when the app or fixture is unknown, so no page could be followed
 
 
-def validate_journey(document: object) -> tuple[Problem, ...]:
-    """Every problem of ``document`` as a ``journey.v1`` journey of the corpus (empty: valid).
+def check_journey(document: object) -> Checked:
+    """Every problem and warning of ``document``, and the pages it goes through.
 
     Problems come cause first: those of the journey as written, then those of the page
     walk, each in document order.
     """
-    return check_journey(document).problems
-
-
-def check_journey(document: object) -> Checked:
-    """Every problem and warning of ``document``, and the pages it goes through."""
     if _wrapped(document):
         return Checked((_WRAPPED,), (), None)
     problems = check("journey.v1", document, _vocabularies(document))
