@@ -23,18 +23,30 @@ if TYPE_CHECKING:
 Allowed = tuple[str | int, ...]
 
 # Kept well under the contract's maxItems, so a listing never becomes the error.
-_MAX_PROBLEMS = 200
+MAX_PROBLEMS = 200
+"""Problems one error lists (``tool-error.v1`` allows 1000): past that, a count."""
 SHOWN = 60
 """Characters of a caller's value quoted back in a message: enough to recognise it."""
 
 
 def quoted(value: Any, limit: int = SHOWN) -> str:
-    """``value`` as a message quotes it, cut short: a caller's value may be megabytes long
-    (a string, or any JSON value where a string was expected)."""
+    """``value`` as a message quotes it: as a JSON string (or JSON text, when it is no
+    string), cut short, since a caller's value may be megabytes long. Nothing of it can pass
+    for the message's own text: quotes, backslashes and every character that is not
+    printable (line breaks, U+0085, U+2028, bidi controls, …) are escaped as JSON escapes."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    return repr(text) if isinstance(value, str) else text
+    if not isinstance(value, str):
+        return _printable(text)
+    return _printable(json.dumps(text, ensure_ascii=False))
+
+
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable as its JSON escape."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in text)
 
 
 def pointer(*parts: str | int) -> str:
@@ -61,12 +73,14 @@ class Problem:
 class AutomiumError(Exception):
     """Raised by the domain for any input it refuses; carries one or more problems."""
 
-    def __init__(self, problems: Iterable[Problem]) -> None:
+    def __init__(self, problems: Iterable[Problem], *, in_order: bool = False) -> None:
+        """``problems`` in document order, or, ``in_order``, in the order given: a producer
+        that knows where each problem arises puts the causes first."""
         unique = dict.fromkeys(problems)
         if not unique:
             raise ValueError("an AutomiumError needs at least one problem")
-        ordered = sorted(unique, key=lambda p: pointer_key(p.path))
-        self.problems: tuple[Problem, ...] = tuple(ordered[:_MAX_PROBLEMS])
+        ordered = list(unique) if in_order else sorted(unique, key=lambda p: pointer_key(p.path))
+        self.problems: tuple[Problem, ...] = tuple(ordered[:MAX_PROBLEMS])
         super().__init__(self.problems[0].message)
 
     @classmethod

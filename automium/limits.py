@@ -6,47 +6,8 @@ first three rows are checked here, on the raw arguments of every tool call, befo
 validation — a schema validator reports every error of every array item, so an argument
 with a million junk items would otherwise cost a million explanations.
 
-===========================  ==============================  ==============================
-what                         limit                           where it is enforced
-===========================  ==============================  ==============================
-tool arguments, total size   1 MiB (1,048,576 characters of  :func:`check_arguments`, first
-                             compact JSON; escapes are not   thing ``Capability.run`` does; far
-                             expanded, so it is a cheap      above any journey an agent can
-                             lower bound of the wire size)   write in one turn
-tool arguments, nesting      64 levels of objects/arrays     :func:`check_arguments` (an
-                             (the deepest v1 input needs 4)  iterative walk, no recursion)
-tool arguments, entries      1000 per array or object (the   :func:`check_arguments`
-                             largest ``maxItems`` of any
-                             input contract)
-JSON-RPC message nesting     ~200 levels                     the SDK's JSON parser (pydantic-
-                                                             core); deeper lines are answered
-                                                             -32700, the session goes on
-stdio requests in flight     64 unanswered; then stdin is    ``mcp_server.inflight``
-                             not read until one is answered
-JSON-RPC line on stdio       4 MiB, as an HTTP body          ``mcp_server.inbound``, before
-                                                             parsing: a longer line is read
-                                                             in chunks and discarded unread
-                                                             (a 100 MB line: ~1.2x idle RSS)
-array lengths                journey ``steps`` and           contracts ``maxItems``
-                             ``assertions`` 1000, manifest
-                             ``entries`` 1000, ``appIds`` 5,
-                             ``planners`` 8, recovery
-                             ``strategies`` 4, compare
-                             ``journeys`` 20 and recorded
-                             ``trials`` 1000
-string lengths               ids 64 to 128, ``Text`` 2000,   contracts ``maxLength`` (see
-                             ``ShortText`` 200, artifact     ``common.schema.json``)
-                             paths 512, refs 160, roles 40
-numbers                      ``repetitions`` ≤ 100 (below 1  contracts ``maximum`` /
-                             counts as 1), ``retryCount`` ≤  ``minimum``
-                             3000, ``timeoutMs`` 100 to
-                             30000, ``count`` ≤ 10000,
-                             ``nth`` ≤ 999,
-                             ``sizeBytes`` ≤ 1 TiB
-problems listed in an error  200 (the contract allows 1000)  ``automium.errors``
-prompt arguments             20,000 characters each          ``mcp_server.prompts``
-completion values            100 per answer                  ``mcp_server.server``
-===========================  ==============================  ==============================
+The table is :data:`LIMITS` below; README's "Limits" section is :func:`limits_markdown`
+of it, and ``tests/safety/test_limits.py`` keeps the two, and the constants, one truth.
 
 Together they bound the work of everything after them: measured on this machine, the
 slowest 1 MiB journey found (1000 steps, each with ~100 unexpected nested properties) is
@@ -57,9 +18,10 @@ limit, ``{"steps": [{}, {}, …]}`` with 400,000 items fits in 1 MiB and took 20
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from automium import contracts
-from automium.errors import AutomiumError, pointer
+from automium.errors import MAX_PROBLEMS, AutomiumError, pointer
 
 MAX_ARGUMENTS_SIZE = 1_048_576
 """Characters of compact JSON a tool call's arguments may take (1 MiB)."""
@@ -67,9 +29,124 @@ MAX_ARGUMENTS_SIZE = 1_048_576
 MAX_DEPTH = 64
 """Levels of nested objects and arrays in a tool call's arguments (the arguments object is 1)."""
 
+MAX_PROMPT_ARGUMENT = 2000
+"""Characters of one free-text prompt argument: prompt text is for a context window, and
+2,000 is the contracts' ``Text`` limit, which most arguments end up in."""
+
+MAX_PROMPT_EVENTS = 20_000
+"""Characters of the ``events`` prompt argument, a JSON array: a real run's events are
+10-15 KB."""
+
+MAX_COMPLETION_VALUES = 100
+"""Values in one completion answer (MCP's own cap)."""
+
 MAX_ENTRIES = 1000
 """Items of one array or properties of one object: the largest ``maxItems`` of any input
 contract, so no schema-valid document is refused (a test keeps the two equal)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """One row of the table: what is limited, the limit, and where it is enforced."""
+
+    what: str
+    limit: str
+    where: str
+
+
+LIMITS: tuple[Limit, ...] = (
+    Limit(
+        "tool arguments, total size",
+        f"1 MiB ({MAX_ARGUMENTS_SIZE:,} characters of compact JSON; escapes are not expanded, "
+        "so it is a cheap lower bound of the wire size)",
+        "`check_arguments`, the first thing a tool call does",
+    ),
+    Limit(
+        "tool arguments, nesting",
+        f"{MAX_DEPTH} levels of objects and arrays (the deepest v1 input needs 4)",
+        "`check_arguments` (an iterative walk, no recursion)",
+    ),
+    Limit(
+        "tool arguments, entries",
+        f"{MAX_ENTRIES:,} per array or object (the largest `maxItems` of any input contract)",
+        "`check_arguments`",
+    ),
+    Limit(
+        "JSON-RPC message nesting",
+        "~200 levels; a deeper line is answered -32700 and the session goes on",
+        "the SDK's JSON parser (pydantic-core)",
+    ),
+    Limit(
+        "JSON-RPC numbers",
+        "integers of up to 4,300 digits; NaN, Infinity and -Infinity refused (-32600)",
+        "`mcp_server._stdio.decoding`",
+    ),
+    Limit(
+        "JSON-RPC line on stdio",
+        "4 MiB, as an HTTP body; a longer line is read in chunks and discarded unread "
+        "(a 100 MB line: ~1.2x idle RSS)",
+        "`mcp_server._stdio.lines`, before parsing",
+    ),
+    Limit(
+        "stdio answers owed",
+        "64, errors included, whatever their ids; then stdin is not read until one is "
+        "written or dropped; a reused in-flight id is refused (-32600)",
+        "`mcp_server._stdio.pending`",
+    ),
+    Limit(
+        "HTTP request body",
+        "4 MiB, arriving in full within `--read-timeout` seconds (default 10)",
+        "`mcp_server.http_body`",
+    ),
+    Limit(
+        "HTTP sessions open",
+        "64; a new one closes the session idle the longest, or is refused 503 when all are "
+        "serving a request",
+        "`mcp_server.http_sessions`",
+    ),
+    Limit(
+        "array lengths",
+        "journey `steps` and `assertions` 1000, manifest `entries` 1000, `appIds` 5, "
+        "`planners` 8, recovery `strategies` 4, compare `journeys` 20, recorded `trials` 1000",
+        "contracts `maxItems`",
+    ),
+    Limit(
+        "string lengths",
+        "ids 64 to 128, `Text` 2000, `ShortText` 200, artifact paths 512 bytes (a segment "
+        "255), refs 160, roles 40",
+        "contracts `maxLength`; artifact paths in `artifacts.paths`",
+    ),
+    Limit(
+        "numbers",
+        "`repetitions` ≤ 100 (below 1 counts as 1), `retryCount` ≤ 3000, `timeoutMs` 100 to "
+        "30000, `count` ≤ 10000, `nth` ≤ 999, `sizeBytes` ≤ 1 TiB",
+        "contracts `maximum` / `minimum`",
+    ),
+    Limit(
+        "problems listed in an error",
+        f"{MAX_PROBLEMS} (the contract allows 1000)",
+        "`automium.errors`",
+    ),
+    Limit(
+        "prompt arguments",
+        f"{MAX_PROMPT_ARGUMENT:,} characters each; `events` {MAX_PROMPT_EVENTS:,}; integers "
+        "plain ASCII digits",
+        "`automium.guidance`",
+    ),
+    Limit(
+        "completion values",
+        f"{MAX_COMPLETION_VALUES} per answer; only for an argument of a known prompt",
+        "`automium.guidance`, `mcp_server.server`",
+    ),
+)
+"""Every limit, in the order README's "Limits" table shows them."""
+
+
+def limits_markdown() -> str:
+    """:data:`LIMITS` as README's Markdown table."""
+    rows = ["| what | limit | where it is enforced |", "|---|---|---|"]
+    rows += [f"| {row.what} | {row.limit} | {row.where} |" for row in LIMITS]
+    return "\n".join(rows)
 
 
 def check_arguments(arguments: object) -> None:

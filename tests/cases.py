@@ -379,7 +379,13 @@ TOOLS: Mapping[str, ToolCases] = {
         },
         # A manifest ref of another run, seq used twice, time running backwards: invalid_input.
         corpus_rules=frozenset(
-            {INVALID, ErrorCode.EVENT_RUN_MISMATCH, ErrorCode.EVENT_VERDICT_MISMATCH}
+            {
+                INVALID,
+                ErrorCode.EVENT_RUN_MISMATCH,
+                ErrorCode.EVENT_VERDICT_MISMATCH,
+                ErrorCode.EVENT_RETRY_MISMATCH,
+                ErrorCode.EVENT_AFTER_RELEASE,
+            }
         ),
     ),
     "automium_get_artifact_manifest": ToolCases(
@@ -426,6 +432,8 @@ TOOLS: Mapping[str, ToolCases] = {
             ErrorCode.CONTENT_TYPE_MISMATCH,
             ErrorCode.UNKNOWN_STEP,
             ErrorCode.UNKNOWN_JOURNEY,
+            ErrorCode.JOURNEY_ID_MISMATCH,
+            ErrorCode.ARTIFACT_ROOT_APP_MISMATCH,
         },
     ),
     "automium_compare_planners": ToolCases(
@@ -460,6 +468,7 @@ TOOLS: Mapping[str, ToolCases] = {
             ErrorCode.JOURNEY_APP_CONFLICT,
             ErrorCode.APP_NOT_COMPARED,
             ErrorCode.INCONSISTENT_TRIAL,
+            ErrorCode.UNKNOWN_STEP,
         },
     ),
 }
@@ -531,7 +540,7 @@ PROMPTS: Mapping[str, GuideCases] = {
             }
         },
         refusals={
-            "missing-argument": Refusal({"appId": "shop-lite", "goal": "x"}, INVALID, ""),
+            "missing-argument": Refusal({"appId": "shop-lite", "goal": "x"}, INVALID, "/fixtureId"),
             "unknown-app": Refusal(
                 {"appId": "gmail", "fixtureId": "shop-lite.returning-buyer", "goal": "x"},
                 ErrorCode.INVALID_APP_ID,

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from automium import corpus
+from automium.accessible_names import normalized
 from automium.contracts import to_document
-from automium.corpus.pages import Element, normalized
+from automium.corpus.pages import Element
 from automium.errors import AutomiumError
 from automium.journeys import checked_journey, observed, targets
 from automium.journeys.page_walk import Location

@@ -88,12 +88,12 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
             ["--host", "0.0.0.0"],
             "refusing to serve on '0.0.0.0': the apps are served on 127.0.0.1 only",
         ),
-        (["--fixture", "nope"], "unknown_fixture: 'nope' is not a fixture of corpus"),
-        (["--app", "nope"], "invalid_app_id: 'nope' is not an app of corpus"),
+        (["--fixture", "nope"], 'unknown_fixture: "nope" is not a fixture of corpus'),
+        (["--app", "nope"], 'invalid_app_id: "nope" is not an app of corpus'),
         (
             ["--app", "todo-mvc", "--fixture", "shop-lite.guest-empty-cart"],
-            "fixture_app_mismatch: fixture 'shop-lite.guest-empty-cart' belongs to app "
-            "'shop-lite', not 'todo-mvc' (allowed: todo-mvc.empty, todo-mvc.three-items)",
+            'fixture_app_mismatch: fixture "shop-lite.guest-empty-cart" belongs to app '
+            '"shop-lite", not "todo-mvc" (allowed: todo-mvc.empty, todo-mvc.three-items)',
         ),
         (["--port", "8123"], "--port serves one app: give --app (or --fixture) too"),
     ],

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from automium import corpus
-from automium.artifacts.paths import collision_key, path_problem
+from automium.artifacts.paths import collision_key, directories, path_problem
 from automium.contracts import (
     ArtifactEntry,
     ArtifactManifest,
@@ -69,14 +69,15 @@ def build_manifest(document: object) -> ArtifactManifest:
     """The manifest of ``document`` (raw arguments), or every problem of it."""
     request = _checked(document)
     journey = _journey(request)
-    problems: list[Problem] = []
+    problems: list[Problem] = _journey_contradictions(request, journey)
     if root_problem := path_problem(request.root, "/root"):
         problems.append(root_problem)
     entries = []
-    first_use: dict[str, int] = {}  # by collision key
+    files: dict[str, int] = {}  # the entry first using each collision key, as a file
+    folders: dict[str, int] = {}  # and as a directory
     for index, given in enumerate(request.entries):
         where = pointer("entries", index)
-        problems += _path_problems(given.path, index, request, first_use)
+        problems += _path_problems(given.path, index, request, files, folders)
         content_type = _content_type(given.kind.value, given.path, given.content_type, where)
         if isinstance(content_type, Problem):
             problems.append(content_type)
@@ -119,6 +120,42 @@ def build_manifest(document: object) -> ArtifactManifest:
     )
 
 
+def _journey_contradictions(
+    request: ArtifactManifestInput, journey: Journey | None
+) -> list[Problem]:
+    """A ``journeyId`` that is not the given journey's id, and a root under another app's
+    folder (``artifacts/<appId>/…``) than the journey's."""
+    found = []
+    if request.journey is not None and request.journey_id not in (None, request.journey.id):
+        found.append(
+            Problem(
+                ErrorCode.JOURNEY_ID_MISMATCH,
+                f"journeyId {quoted(request.journey_id)} is not the id of the journey given "
+                f"({quoted(request.journey.id)}); give one of the two, or make them agree",
+                "/journeyId",
+                (request.journey.id,),
+            )
+        )
+    segments = request.root.split("/")
+    if (
+        journey is not None
+        and len(segments) > 1
+        and segments[0] == "artifacts"
+        and segments[1] in corpus.app_ids()
+        and segments[1] != journey.app_id
+    ):
+        found.append(
+            Problem(
+                ErrorCode.ARTIFACT_ROOT_APP_MISMATCH,
+                f"root {quoted(request.root)} is the artifact folder of app "
+                f"{quoted(segments[1])}, but journey {journey.id} is of app "
+                f"{quoted(journey.app_id)}",
+                "/root",
+            )
+        )
+    return found
+
+
 def _checked(document: object) -> ArtifactManifestInput:
     found = check("artifact-manifest-input.v1", document, corpus.vocabularies())
     problems = with_nested_journey(found, document)
@@ -145,27 +182,43 @@ def _journey(request: ArtifactManifestInput) -> Journey | None:
 
 
 def _path_problems(
-    path: str, index: int, request: ArtifactManifestInput, first_use: dict[str, int]
+    path: str,
+    index: int,
+    request: ArtifactManifestInput,
+    files: dict[str, int],
+    folders: dict[str, int],
 ) -> list[Problem]:
     where = pointer("entries", index, "path")
     if problem := path_problem(path, where):
         return [problem]
     key = collision_key(path)
-    if key not in first_use:
-        first_use[key] = index
-        return []
-    earlier = request.entries[first_use[key]].path
-    if earlier == path:
-        message = f"path {quoted(path)} is already used by entry {first_use[key]}"
-        return [Problem(ErrorCode.INVALID_INPUT, message, where)]
-    return [
-        Problem(
-            ErrorCode.INVALID_ARTIFACT_PATH,
-            f"path {quoted(path)} and entry {first_use[key]}'s {quoted(earlier)} would be one "
-            "file on a file system that folds case or Unicode forms",
-            where,
-        )
-    ]
+    if key in files:
+        earlier = request.entries[files[key]].path
+        if earlier == path:
+            message = f"path {quoted(path)} is already used by entry {files[key]}"
+            return [Problem(ErrorCode.INVALID_INPUT, message, where)]
+        return [
+            Problem(
+                ErrorCode.INVALID_ARTIFACT_PATH,
+                f"path {quoted(path)} and entry {files[key]}'s {quoted(earlier)} would be one "
+                "file on a file system that folds case or Unicode forms",
+                where,
+            )
+        ]
+    clash = folders.get(key, next((files[d] for d in directories(key) if d in files), None))
+    if clash is not None:
+        return [
+            Problem(
+                ErrorCode.INVALID_ARTIFACT_PATH,
+                f"path {quoted(path)} and entry {clash}'s {quoted(request.entries[clash].path)} "
+                "need one name as a file and as a directory (case and Unicode forms folded)",
+                where,
+            )
+        ]
+    files[key] = index
+    for folder in directories(key):
+        folders.setdefault(folder, index)
+    return []
 
 
 def _content_type(kind: str, path: str, given: str | None, where: str) -> str | Problem:

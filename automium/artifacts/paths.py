@@ -6,11 +6,14 @@ contains backslashes, ".", ".." or empty segments, a segment that is only white 
 ends in a space or a dot (which Windows drops), or a Windows device name (``CON``,
 ``aux.txt``, ``COM1``); when it holds a character that is not plainly visible text — a
 control, format (zero-width, bidirectional), private-use, unassigned or surrogate character,
-or a line or paragraph separator; when it is not in Unicode NFC; or when it is too long.
+or a line or paragraph separator; when it holds a character Windows refuses in a file name
+(``| * ? < > " :``); when it is not in Unicode NFC; or when it, or one of its segments, is
+too long (512 bytes; 255 bytes a segment).
 Refusing every non-canonical form (rather than normalising it) means a path that is
 accepted is exactly the path that gets stored, displays as what it is, and cannot escape
 the root. Two entries of one manifest may not be the same path once NFKC-folded and
-case-folded (:func:`collision_key`), though a path may use any case.
+case-folded (:func:`collision_key`), though a path may use any case, and no entry may be a
+file where another needs a directory (``a.png`` beside ``A.PNG/b.png``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from automium.contracts import ErrorCode
 from automium.errors import Problem
 
 MAX_PATH_LENGTH = 512  # bytes of UTF-8; matches the contract's maxLength on characters
+MAX_SEGMENT_BYTES = 255  # a file name's limit on ext4, APFS and NTFS (in UTF-16 units there)
+# Characters Windows refuses in a file name (a ":" opens an NTFS alternate data stream).
+_WINDOWS_ILLEGAL = frozenset('|*?<>":')
 # Control, format, private-use, unassigned and surrogate characters, and the line and
 # paragraph separators: none is visible text, and some reorder what is displayed (U+202E).
 _INVISIBLE = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
@@ -55,6 +61,15 @@ _RULES: tuple[tuple[Callable[[str, list[str]], object], str], ...] = (
         "has a segment that is only white space or ends in a space or a dot",
     ),
     (lambda _, s: any(_DEVICE.match(x) for x in s), "has a segment that is a Windows device name"),
+    (
+        lambda p, _: _WINDOWS_ILLEGAL & set(p),
+        'contains a character Windows refuses in a file name (| * ? < > " :)',
+    ),
+    (
+        lambda _, s: any(len(x.encode("utf-8", "surrogatepass")) > MAX_SEGMENT_BYTES for x in s),
+        f"has a segment longer than {MAX_SEGMENT_BYTES} bytes, the longest file name file "
+        "systems take",
+    ),
 )
 
 
@@ -85,3 +100,9 @@ def path_problem(path: str, where: str) -> Problem | None:
 def collision_key(path: str) -> str:
     """What two paths share when a file system could take one for the other."""
     return unicodedata.normalize("NFKC", path).casefold()
+
+
+def directories(key: str) -> list[str]:
+    """The directories a path (a :func:`collision_key`) needs: ``a/b/c`` needs ``a``, ``a/b``."""
+    segments = key.split("/")
+    return ["/".join(segments[:i]) for i in range(1, len(segments))]

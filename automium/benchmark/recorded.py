@@ -37,6 +37,7 @@ def record_problems(
     """Every problem of ``records`` for a comparison of ``planner_ids`` on ``app_ids``."""
     problems: list[Problem] = []
     reference = {j.id: j.app_id for j in corpus.reference_journeys()}
+    reference_steps = {j.id: [s.id for s in j.steps] for j in corpus.reference_journeys()}
     first: dict[str, tuple[str, int]] = {}  # journey id -> (app id, index of its first trial)
     seen: dict[tuple[str, str, int], int] = {}
     totals: dict[str, tuple[int, int]] = {}  # journey id -> (steps total, first trial giving it)
@@ -87,7 +88,9 @@ def record_problems(
             )
         seen.setdefault(key, index)
         problems += _inconsistencies(record, at)
-        if record.steps_total is not None:
+        if journey in reference_steps:  # its steps are known: the record must agree with them
+            problems += _against_reference(record, at, reference_steps[journey])
+        elif record.steps_total is not None:
             known = totals.setdefault(journey, (record.steps_total, index))
             if known[0] != record.steps_total:
                 problems.append(
@@ -100,6 +103,34 @@ def record_problems(
                     )
                 )
     return problems
+
+
+def _against_reference(
+    record: RecordedTrial, at: tuple[str, int], steps: Sequence[str]
+) -> list[Problem]:
+    """What a trial of a reference journey says that its steps contradict."""
+    found = []
+    if record.failing_step is not None and record.failing_step not in steps:
+        found.append(
+            Problem(
+                ErrorCode.UNKNOWN_STEP,
+                f"failingStep {quoted(record.failing_step)} is no step of reference journey "
+                f"{record.journey_id}",
+                pointer(*at, "failingStep"),
+                tuple(steps),
+            )
+        )
+    if record.steps_total is not None and record.steps_total != len(steps):
+        found.append(
+            Problem(
+                ErrorCode.INCONSISTENT_TRIAL,
+                f"stepsTotal is {record.steps_total}, but reference journey "
+                f"{record.journey_id} has {len(steps)} steps",
+                pointer(*at, "stepsTotal"),
+                (len(steps),),
+            )
+        )
+    return found
 
 
 def _app_problem(record: RecordedTrial, app_ids: Sequence[str], path: str) -> Problem | None:

@@ -49,7 +49,7 @@ from automium.contracts import (
 )
 from automium.errors import AutomiumError, Problem, pointer, pointer_key, quoted
 from automium.journeys import CheckedJourney, accepted, check_journey
-from automium.journeys.validate import Checked
+from automium.journeys.checking import Checked
 from automium.modeled import modeled
 from automium.validation import check, to_model
 
@@ -90,7 +90,7 @@ def request_problems(request: ComparePlannersInput) -> list[Problem]:
             Problem(
                 ErrorCode.UNSUPPORTED_CORPUS_VERSION,
                 f"corpus version {quoted(request.corpus_version)} is not supported; "
-                f"use {corpus.CORPUS_VERSION!r}",
+                f"use {quoted(corpus.CORPUS_VERSION)}",
                 "/corpusVersion",
                 (corpus.CORPUS_VERSION,),
             )

@@ -75,7 +75,8 @@ def fixture_problem(fixture_id: object, app_id: object, path: str) -> Problem | 
     if isinstance(app_id, str) and app_id in _apps_by_id() and fixture.app_id != app_id:
         return Problem(
             ErrorCode.FIXTURE_APP_MISMATCH,
-            f"fixture {quoted(fixture_id)} belongs to app {fixture.app_id!r}, not {quoted(app_id)}",
+            f"fixture {quoted(fixture_id)} belongs to app {quoted(fixture.app_id)}, "
+            f"not {quoted(app_id)}",
             path,
             fixture_ids(str(app_id)),
         )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from automium.accessible_names import normalized
 from automium.corpus.loader import load_corpus
 from automium.corpus.lookup import get_fixture
 
@@ -24,11 +25,6 @@ if TYPE_CHECKING:
 FRAME_ROLES = frozenset({"iframe"})
 FORM_ROLES = frozenset({"form", "search"})
 DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
-
-
-def normalized(text: str) -> str:
-    """Runs of white space collapsed and both ends trimmed, as accessible names compare."""
-    return " ".join(text.split())
 
 
 @dataclass(frozen=True, slots=True)

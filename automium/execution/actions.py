@@ -14,7 +14,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from automium.corpus.pages import View, normalized
+from automium.accessible_names import normalized
+from automium.corpus.pages import View
 from automium.execution.places import Routes, described, frame_title, locator
 from automium.hosting.bundles import app_root
 

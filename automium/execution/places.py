@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote, urlsplit
 
 from automium import corpus
+from automium.accessible_names import normalized
 from automium.contracts import Fixture
-from automium.corpus.pages import View, normalized
+from automium.corpus.pages import View
 
 if TYPE_CHECKING:
     from playwright.sync_api import FrameLocator, Locator, Page

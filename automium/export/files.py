@@ -9,8 +9,8 @@ from typing import Any
 from automium.errors import AutomiumError
 from automium.export import python, typescript
 from automium.export.plan import ExportPlan, plan
+from automium.journeys.checking import check_journey
 from automium.journeys.page_checks import Walk
-from automium.journeys.validate import check_journey
 
 _RENDERERS: dict[str, tuple[Callable[[ExportPlan], str], Callable[[ExportPlan], str]]] = {
     "ts": (typescript.file_name, typescript.render),

@@ -18,9 +18,15 @@ from automium.guidance.arguments import Arguments
 from automium.guidance.comparing import compare_planner_backends
 from automium.guidance.debugging import debug_failed_run
 from automium.guidance.drafting import draft_journey
+from automium.limits import MAX_PROMPT_ARGUMENT, MAX_PROMPT_EVENTS
 
-MAX_ARGUMENT = 20_000
-"""Characters of one prompt argument: prompt text is for a context window, not a dump."""
+LONG_ARGUMENTS: Mapping[str, int] = {"events": MAX_PROMPT_EVENTS}
+"""Arguments allowed more than :data:`~automium.limits.MAX_PROMPT_ARGUMENT` characters."""
+
+
+def argument_limit(name: str) -> int:
+    """Characters prompt argument ``name`` may have."""
+    return LONG_ARGUMENTS.get(name, MAX_PROMPT_ARGUMENT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +53,15 @@ class Guide:
             if not value.strip():
                 raise AutomiumError.single(
                     ErrorCode.INVALID_INPUT,
-                    f"Missing required argument {name!r} of prompt {self.name}.",
+                    f"Missing required argument {quoted(name)} of prompt {self.name}.",
+                    f"/{name}",
                 )
-            if len(value) > MAX_ARGUMENT:
+            if len(value) > (limit := argument_limit(name)):
                 raise AutomiumError.single(
                     ErrorCode.LIMIT_EXCEEDED,
-                    f"Argument {name!r} is {len(value)} characters long; the limit is "
-                    f"{MAX_ARGUMENT}.",
+                    f"Argument {quoted(name)} of prompt {self.name} is {len(value):,} "
+                    f"characters long; the limit is {limit:,}.",
+                    f"/{name}",
                 )
         return self.renderer(given)
 
@@ -114,16 +122,57 @@ def find(name: str) -> Guide:
 
 
 def complete(prompt: str, argument: str, value: str, context: Mapping[str, str]) -> list[str]:
-    """Completion values for a prompt argument, filtered by the typed prefix."""
-    from automium import corpus  # noqa: PLC0415 - the corpus loads on first use
+    """Completion values for an argument of a known prompt, filtered by the typed prefix.
+
+    An unknown prompt or argument gets no values (an empty completion, as MCP clients and
+    its conformance suite expect, not an error). Values are suggestions only: what they
+    repeat of ``value`` (the app ids before the last comma of ``appIds``) is known ids, so
+    a value that is no prefix of one gets no values, never an echo.
+    """
+    guide = BY_NAME.get(prompt)
+    if guide is None or argument not in {name for name, _ in guide.arguments}:
+        return []
+    suggest = _SUGGESTIONS.get(argument)
+    return [] if suggest is None else suggest(value, context)
+
+
+def _app_ids(value: str, _context: Mapping[str, str]) -> list[str]:
+    from automium import corpus  # noqa: PLC0415
+
+    return [a for a in corpus.app_ids() if a.startswith(value)]
+
+
+def _app_id_lists(value: str, _context: Mapping[str, str]) -> list[str]:
+    """The next app id of a comma-separated list whose earlier ids are distinct known ids
+    (so what a value repeats is at most the five app ids, never the caller's text)."""
+    from automium import corpus  # noqa: PLC0415
+
+    *given, prefix = [a.strip() for a in value.split(",")]
+    known = corpus.app_ids()
+    if not set(given) <= set(known) or len(set(given)) != len(given):
+        return []
+    lead = "".join(f"{a}," for a in given)
+    return [lead + a for a in known if a.startswith(prefix) and a not in given]
+
+
+def _fixture_ids(value: str, context: Mapping[str, str]) -> list[str]:
+    from automium import corpus  # noqa: PLC0415
+
+    app_id = context.get("appId")
+    if app_id is not None and app_id not in corpus.app_ids():
+        return []  # no fixture of an unknown app, rather than every fixture
+    return [f for f in corpus.fixture_ids(app_id) if f.startswith(value)]
+
+
+def _verdicts(value: str, _context: Mapping[str, str]) -> list[str]:
     from automium.contracts import Verdict  # noqa: PLC0415
 
-    if argument in ("appId", "appIds"):
-        head, _, prefix = value.rpartition(",") if argument == "appIds" else ("", "", value)
-        lead = f"{head}," if head else ""
-        return [lead + a for a in corpus.app_ids() if a.startswith(prefix.strip())]
-    if argument == "fixtureId":
-        return [f for f in corpus.fixture_ids(context.get("appId")) if f.startswith(value)]
-    if argument == "verdict" and prompt in BY_NAME:
-        return [v for v in Verdict if v.startswith(value)]
-    return []
+    return [v for v in Verdict if v.startswith(value)]
+
+
+_SUGGESTIONS: Mapping[str, Callable[[str, Mapping[str, str]], list[str]]] = {
+    "appId": _app_ids,
+    "appIds": _app_id_lists,
+    "fixtureId": _fixture_ids,
+    "verdict": _verdicts,
+}

@@ -17,20 +17,22 @@ from automium.benchmark import (
     request_problems,
 )
 from automium.contracts import ComparePlannersInput, ErrorCode
-from automium.errors import AutomiumError
+from automium.errors import AutomiumError, quoted
 from automium.guidance.arguments import Arguments, accepted_as
+from automium.guidance.quoting import fenced, whole_number
 from automium.validation import to_model
 
 
 def _repetitions(text: str) -> int:
-    try:
-        return normalized_repetitions(int(text.strip()))
-    except ValueError:
+    number = whole_number(text)
+    if number is None:
         raise AutomiumError.single(
             ErrorCode.INVALID_INPUT,
-            f"repetitions must be a whole number (1 to {REPETITIONS_CAP}; below 1 counts as 1)",
+            f"repetitions {quoted(text)} is not a whole number in plain digits (1 to "
+            f"{REPETITIONS_CAP}; below 1 counts as 1)",
             "/repetitions",
-        ) from None
+        )
+    return normalized_repetitions(number)
 
 
 def compare_planner_backends(args: Arguments) -> str:
@@ -51,9 +53,7 @@ def compare_planner_backends(args: Arguments) -> str:
 
 Keep the corpus version fixed at {corpus.CORPUS_VERSION} for every report you compare. Call \
 automium_compare_planners with:
-```json
-{json.dumps(call, indent=2, ensure_ascii=False)}
-```
+{fenced(json.dumps(call, indent=2, ensure_ascii=False), "json")}
 (repetitions below 1 count as 1; above {REPETITIONS_CAP} is refused; without "detail" the \
 answer holds only the verdict and each planner's headline metrics). To compare your own \
 journeys instead of an app's reference journeys, add them in "journeys" (at most \

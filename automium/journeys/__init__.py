@@ -1,7 +1,7 @@
 """Journey validation and compilation to a graph (the "control plane" of a run).
 
 A journey is checked against its contract, the corpus and the pages it goes through in one
-pass (:func:`check_journey`, :func:`validate_journey`), compiled to an acyclic graph
+pass (:func:`check_journey`), compiled to an acyclic graph
 (:func:`compile_journey`, :func:`build_graph`), drawn for humans (:func:`render_mermaid`)
 and bound to runs by its ref (:func:`journey_ref`). A journey compile accepts is handed on
 as one :class:`CheckedJourney` (document, model, walk, ref), built once per call.
@@ -16,16 +16,15 @@ from automium.journeys.checked import (
     reference_journey,
     reference_journeys,
 )
+from automium.journeys.checking import (
+    check_journey,
+    nested_problems,
+    with_nested_journey,
+)
 from automium.journeys.compiler import compilation_document, compilation_of, compile_journey
 from automium.journeys.graph import build_graph
 from automium.journeys.mermaid import render_mermaid
 from automium.journeys.refs import journey_ref
-from automium.journeys.validate import (
-    check_journey,
-    nested_problems,
-    validate_journey,
-    with_nested_journey,
-)
 
 __all__ = [
     "CheckedJourney",
@@ -41,6 +40,5 @@ __all__ = [
     "reference_journey",
     "reference_journeys",
     "render_mermaid",
-    "validate_journey",
     "with_nested_journey",
 ]

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from automium.accessible_names import normalized
 from automium.contracts import ErrorCode, UncheckedReason, WarningCode
-from automium.corpus.pages import Element, normalized
+from automium.corpus.pages import Element
 from automium.errors import quoted
 from automium.journeys import observed, targets, todo_state
 from automium.journeys.findings import REF_WARNING, Uncertain, target_line
@@ -93,9 +94,9 @@ class AssertionChecks(TargetChecks):
         if not holds:
             self._problem(
                 ErrorCode.ASSERTION_CONTRADICTED,
-                f"after step {self.since!r} TodoMVC's list shows {seen} for "
+                f"after step {quoted(self.since)} TodoMVC's list shows {seen} for "
                 f"{target_line(target)} on {location.route} (rows: "
-                + (", ".join(f"{t!r}{' done' if d else ''}" for t, d in todos.rows) or "none")
+                + (", ".join(f"{quoted(t)}{' done' if d else ''}" for t, d in todos.rows) or "none")
                 + "), so this assertion would fail",
                 where,
                 [seen],
@@ -107,7 +108,7 @@ class AssertionChecks(TargetChecks):
         if isinstance(route, str) and route != location.route:
             self._problem(
                 ErrorCode.ROUTE_NOT_REACHED,
-                f"after step {assertion.get('afterStep')!r} the journey is on "
+                f"after step {quoted(assertion.get('afterStep'))} the journey is on "
                 f"{location.route}, not {route}",
                 f"{path}/route",
                 [location.route],
@@ -126,7 +127,8 @@ class AssertionChecks(TargetChecks):
             self._unchecked(
                 path,
                 UncheckedReason.DYNAMIC_PRESENCE,
-                f"assertion {assertion.get('id')!r}: {target_line(target)} is in a dynamic list of "
+                f"assertion {quoted(assertion.get('id'))}: {target_line(target)} "
+                "is in a dynamic list of "
                 f"{location.route}, which the page model only samples",
             )
         elif element is not None:
@@ -139,7 +141,7 @@ class AssertionChecks(TargetChecks):
         self._unchecked(
             path,
             UncheckedReason.UNKNOWN_PAGE,
-            f"assertion {assertion.get('id')!r}: the page after step {self.since!r} is "
+            f"assertion {quoted(assertion.get('id'))}: the page after step {quoted(self.since)} is "
             f"unknown ({self.unknown_why or 'the model does not follow it'})",
         )
 
@@ -163,7 +165,7 @@ class AssertionChecks(TargetChecks):
             self._unchecked(
                 path,
                 UncheckedReason.DYNAMIC_PRESENCE,
-                f"assertion {assertion.get('id')!r}: whether "
+                f"assertion {quoted(assertion.get('id'))}: whether "
                 f"{element.line(location.view.name(element))} shows on {location.route} "
                 "depends on the app's data at run time",
             )
@@ -183,7 +185,8 @@ class AssertionChecks(TargetChecks):
             return False  # the dynamic-list rule decides (unchecked or not)
         self._problem(
             ErrorCode.ASSERTION_CONTRADICTED,
-            f'{role} "{name}" is on {view.route_id} but hidden after step {self.since!r} '
+            f"{role} {quoted(name)} is on {view.route_id} "
+            f"but hidden after step {quoted(self.since)} "
             "(nothing before reveals it), so this visible assertion would fail",
             where,
             ["hidden"],
@@ -216,7 +219,7 @@ class AssertionChecks(TargetChecks):
             self._unchecked(
                 path,
                 reason,
-                f"assertion {assertion.get('id')!r}: the {what} of {line} "
+                f"assertion {quoted(assertion.get('id'))}: the {what} of {line} "
                 + (
                     "changed in a way the model does not follow (a key typed, a submit)"
                     if location.journey_value(element.index) == (True, None)
@@ -235,7 +238,7 @@ class AssertionChecks(TargetChecks):
             )
             self._problem(
                 ErrorCode.ASSERTION_CONTRADICTED,
-                f"{line} reads {quoted(actual)} after step {self.since!r} ({source}), which "
+                f"{line} reads {quoted(actual)} after step {quoted(self.since)} ({source}), which "
                 f"does not {verb} {quoted(expected)}, so this assertion would fail",
                 f"{path}/expected",
                 [actual],
@@ -263,7 +266,8 @@ class AssertionChecks(TargetChecks):
             self._unchecked(
                 path,
                 UncheckedReason.DYNAMIC_COUNT,
-                f"assertion {assertion.get('id')!r}: how many {target_line(target)} a run shows on "
+                f"assertion {quoted(assertion.get('id'))}: how many {target_line(target)} "
+                "a run shows on "
                 f"{location.route} depends on what the journey did there (a dynamic list)",
             )
             return
@@ -275,7 +279,7 @@ class AssertionChecks(TargetChecks):
             self._problem(
                 ErrorCode.ASSERTION_CONTRADICTED,
                 f"{shown} element(s) match {target_line(target)} on {location.route} after step "
-                f"{self.since!r}, not {count}, so this assertion would fail",
+                f"{quoted(self.since)}, not {count}, so this assertion would fail",
                 f"{path}/count",
                 [str(shown)],
             )
@@ -316,7 +320,8 @@ class AssertionChecks(TargetChecks):
         if any(not observed.uncertain(e, location) for e in shown):
             self._problem(
                 ErrorCode.ASSERTION_CONTRADICTED,
-                f'{role} "{name}" is visible on {view.route_id} after step {self.since!r} in '
+                f"{role} {quoted(name)} is visible on {view.route_id} "
+                f"after step {quoted(self.since)} in "
                 "the page model, so this hidden assertion would fail; check the step it follows",
                 where,
                 ["visible"],

@@ -15,9 +15,9 @@ from typing import Any
 from automium import corpus
 from automium.contracts import Journey, to_document
 from automium.errors import AutomiumError
+from automium.journeys.checking import Checked, check_journey
 from automium.journeys.page_checks import Unchecked, Walk, Warning
 from automium.journeys.refs import journey_ref
-from automium.journeys.validate import Checked, check_journey
 
 
 class CheckedJourney:
@@ -72,7 +72,7 @@ def checked_journey(document: object, *, model: Journey | None = None) -> Checke
 def accepted(document: object, checked: Checked, *, model: Journey | None = None) -> CheckedJourney:
     """The checked journey of ``document`` from a check already made of it."""
     if checked.problems:
-        raise AutomiumError(checked.problems)
+        raise AutomiumError(checked.problems, in_order=True)
     # Accepted: a journey object, whose app and fixture are known, so its pages were walked.
     assert isinstance(document, Mapping)
     assert checked.walk is not None

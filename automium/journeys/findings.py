@@ -14,7 +14,7 @@ from typing import Any
 
 from automium.contracts import ErrorCode, Fixture, UncheckedReason, WarningCode
 from automium.corpus.pages import Element
-from automium.errors import Problem
+from automium.errors import Problem, quoted
 from automium.journeys import todo_state
 from automium.journeys.page_walk import Change, Location
 
@@ -110,11 +110,11 @@ class Findings:
             self.result.unchecked.append(Unchecked(path, reason, f"{what}; {BY_RUN}"))
 
     def _lose(self, step: Step, path: str, why: str) -> None:
-        self.unknown_why = f"after step {step.get('id')!r}: {why}"
+        self.unknown_why = f"after step {quoted(step.get('id'))}: {why}"
         self._warn(
             WarningCode.UNKNOWN_EFFECT,
             path,
-            f"after step {step.get('id')!r} the page is unknown ({why}), so the steps and "
+            f"after step {quoted(step.get('id'))} the page is unknown ({why}), so the steps and "
             "assertions after it are not checked against pages until the next navigate",
         )
 

@@ -8,7 +8,8 @@ row, a counter, a search result), which only a run can prove.
 
 from __future__ import annotations
 
-from automium.corpus.pages import Element, normalized
+from automium.accessible_names import normalized
+from automium.corpus.pages import Element
 from automium.journeys.page_walk import FIELD_ROLES, Location
 
 SELECT_ROLES = frozenset({"combobox", "listbox"})

@@ -17,8 +17,9 @@ from dataclasses import replace
 from typing import Any
 
 from automium import corpus
+from automium.accessible_names import normalized
 from automium.contracts import ErrorCode, Fixture, UncheckedReason, WarningCode
-from automium.corpus.pages import Element, normalized, pages
+from automium.corpus.pages import Element, pages
 from automium.errors import pointer, quoted
 from automium.journeys import observed, targets, todo_state
 from automium.journeys.assertion_checks import AssertionChecks
@@ -93,7 +94,7 @@ class _Walker(AssertionChecks):
                 self._unchecked(
                     path,
                     UncheckedReason.UNKNOWN_PAGE,
-                    f"step {step.get('id')!r}: the page is unknown here ({self.unknown_why})",
+                    f"step {quoted(step.get('id'))}: the page is unknown here ({self.unknown_why})",
                 )
             self.index = index
             found = len(self.result.problems)
@@ -184,13 +185,14 @@ class _Walker(AssertionChecks):
             if intent in _STAYS:
                 # What the step meant to set is unknown: no value is compared after it.
                 return _stay(replace(location, unsure=True))
-            self.unknown_why = f"step {step.get('id')!r} is refused"
+            self.unknown_why = f"step {quoted(step.get('id'))} is refused"
             return None, element, []
         if observed.uncertain(element, location):
             self._unchecked(
                 path,
                 UncheckedReason.DYNAMIC_PRESENCE,
-                f"step {step.get('id')!r}: whether {element.line(location.view.name(element))} "
+                f"step {quoted(step.get('id'))}: "
+                f"whether {element.line(location.view.name(element))} "
                 f"is on {location.route} depends on the app's data at run time",
             )
         return self._apply(step, path, location, element)
@@ -214,7 +216,8 @@ class _Walker(AssertionChecks):
             if not todos.any_completed:
                 self._problem(
                     ErrorCode.UNKNOWN_TARGET,
-                    f'button "Clear completed" is not shown after step {self.since!r}: no todo '
+                    f'button "Clear completed" is not shown after step {quoted(self.since)}: '
+                    "no todo "
                     "is completed (TodoMVC shows it only while one is)",
                     where,
                 )
@@ -251,7 +254,7 @@ class _Walker(AssertionChecks):
             self._problem(
                 ErrorCode.UNKNOWN_TARGET,
                 f"nth {index} is out of range: {len(shown)} row(s) show {line} on "
-                f"{location.route} after step {self.since!r} (rows: "
+                f"{location.route} after step {quoted(self.since)} (rows: "
                 + (", ".join(repr(todos.rows[r][0]) for r in shown) or "none")
                 + ")",
                 f"{where}/nth" if nth is not None else where,
@@ -268,7 +271,7 @@ class _Walker(AssertionChecks):
                 self._warn(
                     WarningCode.NO_EFFECT,
                     path,
-                    f"the row {todos.rows[row][0]!r} is already "
+                    f"the row {quoted(todos.rows[row][0])} is already "
                     f"{'completed' if done else 'active'} at this point, so {intent} changes "
                     "nothing; check the steps before it",
                 )
@@ -282,7 +285,8 @@ class _Walker(AssertionChecks):
         self._unchecked(
             path,
             UncheckedReason.DYNAMIC_PRESENCE,
-            f"step {step.get('id')!r}: {target_line(target)} is not in the page model's sample "
+            f"step {quoted(step.get('id'))}: {target_line(target)} "
+            "is not in the page model's sample "
             f"of {location.route}, though a dynamic list there may show it",
         )
         if target.get("role") == "link" and step.get("intent") in ("click", "press_key"):

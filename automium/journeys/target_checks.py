@@ -13,8 +13,9 @@ from functools import cache
 from typing import Any
 
 from automium import corpus
+from automium.accessible_names import normalized
 from automium.contracts import ErrorCode, WarningCode
-from automium.corpus.pages import Element, normalized, pages
+from automium.corpus.pages import Element, pages
 from automium.errors import quoted
 from automium.journeys import observed, targets
 from automium.journeys.findings import (
@@ -54,13 +55,13 @@ class TargetChecks(Findings):
         if nth is None and len(visible) > 1:
             self._problem(
                 ErrorCode.AMBIGUOUS_TARGET,
-                f'{len(visible)} elements match {role} "{name}" on {view.route_id}; add nth to '
-                "pick one (Playwright's strict mode refuses an ambiguous locator)",
+                f"{len(visible)} elements match {role} {quoted(name)} on {view.route_id}; "
+                "add nth to pick one (Playwright's strict mode refuses an ambiguous locator)",
                 path,
                 self._choices(visible, location),
             )
             return None
-        return self._pick(visible, nth, f'{role} "{name}"', path, location)
+        return self._pick(visible, nth, f"{role} {quoted(name)}", path, location)
 
     def _pick(
         self, visible: list[Element], nth: object, line: str, path: str, location: Location
@@ -91,7 +92,7 @@ class TargetChecks(Findings):
         """Whether the role is a WAI-ARIA role and the name is no selector (else a problem)."""
         if role not in targets.ROLES:
             near = targets.nearest_roles(role)
-            hint = f"; did you mean {near[0]!r}?" if near else ""
+            hint = f"; did you mean {quoted(near[0])}?" if near else ""
             self._problem(
                 ErrorCode.UNKNOWN_ROLE,
                 f"{quoted(role)} is not a WAI-ARIA 1.2 role{hint}",
@@ -120,7 +121,7 @@ class TargetChecks(Findings):
         self, role: str, name: str, path: str, location: Location, *, hidden: bool
     ) -> None:
         view = location.view
-        line = f'{role} "{name}"'
+        line = f"{role} {quoted(name)}"
         if hidden:
             message = (
                 f"{line} is on {view.route_id} but hidden at this point: nothing before reveals it"
@@ -178,7 +179,7 @@ class TargetChecks(Findings):
             return
         self._problem(
             ErrorCode.UNKNOWN_TARGET,
-            f'no {role} "{name}" on any page of {self.fixture.app_id}',
+            f"no {role} {quoted(name)} on any page of {self.fixture.app_id}",
             path,
         )
 
@@ -194,7 +195,7 @@ class TargetChecks(Findings):
         return found
 
     def _since(self) -> str:
-        return f" (after step {self.since!r})" if self.since else ""
+        return f" (after step {quoted(self.since)})" if self.since else ""
 
     def _in_app(self, role: str, name: str) -> bool:
         """Whether any page of the app shows ``role`` and ``name`` to any fixture, an

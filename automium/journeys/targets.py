@@ -13,7 +13,8 @@ import difflib
 import re
 from collections.abc import Iterable, Sequence
 
-from automium.corpus.pages import Element, View, normalized
+from automium.accessible_names import normalized, same_name
+from automium.corpus.pages import Element, View
 
 # WAI-ARIA 1.2 roles (https://www.w3.org/TR/wai-aria-1.2/#role_definitions), abstract ones
 # left out: what getByRole accepts.
@@ -169,7 +170,7 @@ def matches(element: Element, role: str, name: str, view: View) -> bool:
     if element.role != role:
         return False
     own = view.name(element)
-    return own is None or normalized(own) == normalized(name)
+    return own is None or same_name(own, name)
 
 
 def near_misses(

@@ -13,7 +13,8 @@ its records reach the root handler the CLI set up.
 Reads are bounded where the app can bound them: a POST body must arrive in full within
 ``read_timeout`` seconds (10 by default) and be at most 4 MiB (see
 :mod:`~automium.mcp_server.http_body`). uvicorn itself times nothing out before a request's
-headers are complete; README "known gaps" says what that leaves.
+headers are complete; README "known gaps" says what that leaves. At most 64 sessions are
+open at once (see :mod:`~automium.mcp_server.http_sessions`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, Transpo
 from starlette.types import ASGIApp
 
 from automium.mcp_server.http_body import bounded_body
+from automium.mcp_server.http_sessions import MAX_SESSIONS, capped_sessions
 from automium.mcp_server.server import build_server
 
 log = logging.getLogger("automium.mcp")
@@ -67,10 +69,15 @@ def security_settings(port: int) -> TransportSecuritySettings:
 
 def build_app(port: int, read_timeout: float = READ_TIMEOUT_SECONDS) -> ASGIApp:
     """The ASGI app for a server listening on 127.0.0.1:``port`` (not started)."""
-    app = build_server().streamable_http_app(
-        streamable_http_path=PATH, host=LOOPBACK, transport_security=security_settings(port)
+    server = build_server()
+    app = server.streamable_http_app(
+        streamable_http_path=PATH,
+        host=LOOPBACK,
+        transport_security=security_settings(port),
+        max_sessions=MAX_SESSIONS,
     )
-    return bounded_body(app, DEFAULT_MAX_REQUEST_BODY_SIZE, read_timeout)
+    capped = capped_sessions(app, server.session_manager, MAX_SESSIONS)
+    return bounded_body(capped, DEFAULT_MAX_REQUEST_BODY_SIZE, read_timeout)
 
 
 def _bind(port: int) -> socket.socket:

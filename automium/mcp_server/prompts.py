@@ -51,4 +51,5 @@ def get(name: str, arguments: Mapping[str, str] | None) -> types.GetPromptResult
 
 
 def complete(prompt: str, argument: str, value: str, context: Mapping[str, str]) -> list[str]:
+    """Completion values: none for an unknown prompt or argument."""
     return guidance.complete(prompt, argument, value, context)

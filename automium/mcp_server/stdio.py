@@ -1,222 +1,24 @@
-"""Serve over stdio: stdout carries JSON-RPC only; logs go to stderr.
+"""Serve one MCP session over stdio: stdout carries JSON-RPC only; logs go to stderr.
 
-Automium brings its own stdio transport instead of the SDK's ``stdio_server``, which reads
-a whole line before looking at it (one 100 MB line peaked at 3.7 GiB), drops every line it
-cannot parse without an answer, and hands every read and every write to a worker thread
-(non-daemon ones, which keep the process alive after the session was cancelled). Here the
-event loop does the I/O itself, and nothing else runs on a thread:
-
-- the *reader* task waits until stdin is readable, reads up to 64 KiB, frames lines with a
-  4 MiB cap (:mod:`~automium.mcp_server.framing`) and decodes each one
-  (:mod:`~automium.mcp_server.inbound`): a message goes to the SDK, a refusal straight to
-  stdout as a JSON-RPC error. It reads on only once the SDK has taken every message of
-  the chunk, and once fewer than 64 requests are in flight
-  (:mod:`~automium.mcp_server.inflight`). At the end of input it waits for the answers
-  still due before the SDK learns of it;
-- the *writer* writes each outgoing line to stdout, which is non-blocking when it is a
-  pipe or a socket: a line goes out at once while the pipe has room, and otherwise the
-  task writing it waits until the client reads, never the loop;
-- the SDK's server runs on memory streams between them, exactly as ``stdio_server``
-  feeds it.
-
-Two hand-offs to threads per request (a read and a write) cost more than the smaller
-calls themselves on a 2-core machine: waking another thread, often on the other CPU,
-and coming back cold. The loop already waits on the pipes between requests.
-
-Every way a session ends is a clean exit with code 0 and nothing on stderr but logs: stdin
-closing (once what was asked is answered and written), SIGINT, SIGTERM (the MCP shutdown
-sequence: close stdin, then SIGTERM) and a closed stdout (the client is gone; noticed at
-the next write). Back-pressure is end to end: the SDK's streams have a zero-size buffer,
-the reader reads no further ahead than the SDK takes, at most 64 requests are in flight,
-and an answer waits for the client to read the last one, so a client that floods stdin,
-or stops reading, is read only as fast as the server answers it and reads its answers.
+The transport is Automium's own (:mod:`automium.mcp_server._stdio` says what it replaces
+in the SDK's, and why).
 """
 
 from __future__ import annotations
 
-import contextlib
-import logging
-import os
-import signal
-import stat
-from collections.abc import AsyncIterator, Iterator
-
 import anyio
-import anyio.lowlevel
-from anyio import CancelScope
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp import types
-from mcp.server import Server
-from mcp.shared.message import SessionMessage
 
-from automium.mcp_server.framing import Frame, LineFramer
-from automium.mcp_server.inbound import (
-    ID_WINDOW_BYTES,
-    MAX_LINE_BYTES,
-    Inbound,
-    Reply,
-    decode,
-)
-from automium.mcp_server.inflight import InFlight
+from automium.mcp_server._stdio import serve_session
+from automium.mcp_server._stdio.descriptors import claimed_stdio, non_blocking
 from automium.mcp_server.server import build_server
-from automium.mcp_server.wire import claimed_stdio
-
-log = logging.getLogger("automium.mcp")
-
-CHUNK_BYTES = 65536
-"""How much one read of stdin takes at most (the pipe holds 64 KiB on Linux)."""
 
 
 def serve_stdio() -> None:
-    """Serve one session on stdin/stdout until it ends (see the module docstring)."""
+    """Serve one session on stdin/stdout until stdin ends, stdout closes or a signal."""
     anyio.run(_serve)
 
 
 async def _serve() -> None:
     server = build_server()
-    with claimed_stdio() as (wire_in, wire_out), _non_blocking(wire_out):
+    with claimed_stdio() as (wire_in, wire_out), non_blocking(wire_out):
         await serve_session(server, wire_in, wire_out)
-
-
-async def serve_session(server: Server, wire_in: int, wire_out: int) -> None:
-    """Run ``server`` on the two descriptors until stdin ends, stdout closes or a signal."""
-    to_sdk, sdk_inbox = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    sdk_outbox, from_sdk = anyio.create_memory_object_stream[SessionMessage](0)
-    inflight = InFlight()
-    async with anyio.create_task_group() as tasks:
-        stdout = _Stdout(wire_out, tasks.cancel_scope)
-        tasks.start_soon(_stop_on_signals, tasks.cancel_scope)
-        tasks.start_soon(_read, wire_in, to_sdk, stdout, inflight)
-        answered = anyio.Event()
-        tasks.start_soon(_write_answers, from_sdk, stdout, inflight, answered)
-        await server.run(sdk_inbox, sdk_outbox, server.create_initialization_options())
-        await answered.wait()  # stdin ended: the SDK's last answers reach the wire
-        tasks.cancel_scope.cancel()
-
-
-class _Stdout:
-    """Whole lines to stdout, one at a time; a closed stdout ends the session."""
-
-    def __init__(self, fd: int, session: CancelScope) -> None:
-        self._fd = fd
-        self._session = session
-        self._turn = anyio.Lock()  # an answer and a refusal never interleave their bytes
-
-    async def write(self, line: bytes) -> None:
-        data = memoryview(line + b"\n")
-        async with self._turn:
-            try:
-                while data:
-                    try:
-                        data = data[os.write(self._fd, data) :]
-                    except BlockingIOError:  # the pipe is full: the client is not reading
-                        await anyio.wait_writable(self._fd)
-            except OSError as exc:  # EPIPE: the client closed its end of stdout
-                log.info("stdout closed (%s); ending the session", exc.strerror)
-                self._session.cancel()
-                await anyio.lowlevel.checkpoint()  # the cancellation ends the caller here
-
-
-@contextlib.contextmanager
-def _non_blocking(fd: int) -> Iterator[None]:
-    """``fd`` non-blocking while the session runs, when it is a pipe or a socket of its own
-    (what an MCP client gives): a full pipe then waits in a task, not in the loop. A
-    terminal, a file, or a pipe stderr writes to too, stays as it is: the mode belongs to
-    the open file, which others share."""
-    wire = os.fstat(fd)
-    shared_with_stderr = os.path.samestat(wire, os.fstat(2))  # logs must never hit EAGAIN
-    pipe = stat.S_ISFIFO(wire.st_mode) or stat.S_ISSOCK(wire.st_mode)
-    if not pipe or shared_with_stderr or not os.get_blocking(fd):
-        yield
-        return
-    os.set_blocking(fd, False)
-    try:
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            os.set_blocking(fd, True)
-
-
-async def _stop_on_signals(scope: CancelScope) -> None:
-    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        async for signum in signals:
-            log.info("stopping on %s", signal.Signals(signum).name)
-            scope.cancel()
-            return
-
-
-async def _write_answers(
-    messages: MemoryObjectReceiveStream[SessionMessage],
-    stdout: _Stdout,
-    inflight: InFlight,
-    answered: anyio.Event,
-) -> None:
-    async with messages:
-        async for message in messages:
-            # As the SDK's stdio writer serialises (aliases, only the fields set).
-            text = message.message.model_dump_json(by_alias=True, exclude_unset=True)
-            await stdout.write(text.encode())
-            inflight.saw_outbound(message.message)
-    answered.set()  # the SDK is done and all it said is written
-
-
-async def _read(
-    fd: int,
-    to_sdk: MemoryObjectSendStream[SessionMessage | Exception],
-    stdout: _Stdout,
-    inflight: InFlight,
-) -> None:
-    """Frame, decode and deliver stdin until it ends; then, once the answers still due are
-    written (or :data:`~automium.mcp_server.inflight.DRAIN_SECONDS` passed), end the SDK's
-    read stream, which finishes the session."""
-    framer = LineFramer(MAX_LINE_BYTES, ID_WINDOW_BYTES)
-    async with to_sdk:
-        async for chunk in _chunks(fd):
-            for frame in framer.feed(chunk):
-                await _deliver(_decoded(frame), to_sdk, stdout, inflight)
-        for frame in framer.finish():
-            await _deliver(_decoded(frame), to_sdk, stdout, inflight)
-        await inflight.drained()
-
-
-async def _chunks(fd: int) -> AsyncIterator[bytes]:
-    """What stdin holds, a read at a time, each once it is readable (a file, or the null
-    device, cannot be waited on, and reading it never waits)."""
-    waitable = True
-    while True:
-        if waitable:
-            try:
-                await anyio.wait_readable(fd)
-            except OSError:
-                waitable = False
-        try:
-            chunk = os.read(fd, CHUNK_BYTES)
-        except OSError as exc:  # stdin unreadable (EIO, …): as good as closed
-            log.info("stdin failed (%s); ending the session", exc.strerror)
-            return
-        if not chunk:
-            return
-        yield chunk
-
-
-def _decoded(frame: Frame) -> Inbound:
-    try:
-        return decode(frame)
-    except Exception:  # a bug here must cost one line, not the session (decode never raises)
-        log.exception("a stdio line could not be decoded; it is dropped")
-        return None
-
-
-async def _deliver(
-    item: Inbound,
-    to_sdk: MemoryObjectSendStream[SessionMessage | Exception],
-    stdout: _Stdout,
-    inflight: InFlight,
-) -> None:
-    if isinstance(item, SessionMessage):
-        if isinstance(item.message, types.JSONRPCRequest):
-            await inflight.room()  # a client that stops reading stops being read
-        inflight.saw_inbound(item.message)  # before the SDK can answer it
-        await to_sdk.send(item)
-    elif isinstance(item, Reply):
-        await stdout.write(item.line)  # waits while the client is not reading: back-pressure

@@ -1,7 +1,7 @@
 """Checks and orderings over replay events (``replay-event.v1``).
 
 A timeline is well formed when its ``seq`` values are unique and time never runs backwards
-along ``seq`` (which run the events belong to is the reader's check: ``replay.digest``);
+along ``seq`` (which run the events belong to is the reader's check: ``replay.event_reading``);
 readers then take it in ``seq`` order, per lane.
 """
 

@@ -34,9 +34,9 @@ from automium.contracts import (
     Verdict,
     present,
 )
-from automium.errors import AutomiumError, Problem
+from automium.errors import AutomiumError, Problem, quoted
 from automium.modeled import modeled
-from automium.replay import digest
+from automium.replay import event_reading
 
 K = ArtifactKind
 REQUIRED_ARTIFACT_KINDS: Mapping[Verdict, frozenset[ArtifactKind]] = {
@@ -69,7 +69,7 @@ def manifest_ref_problem(run_id: str, ref: str) -> Problem | None:
         return None
     return Problem(
         ErrorCode.INVALID_INPUT,
-        f"artifactManifestRef names another run; for run {run_id} it is {expected!r}",
+        f"artifactManifestRef names another run; for run {run_id} it is {quoted(expected)}",
         "/artifactManifestRef",
         (expected,),
     )
@@ -78,8 +78,8 @@ def manifest_ref_problem(run_id: str, ref: str) -> Problem | None:
 def replay_summary(request: ReplaySummaryInput) -> ReplaySummary:
     problems = [manifest_ref_problem(request.run_id, request.artifact_manifest_ref)]
     events = request.events or []
-    found = [p for p in problems if p is not None] + digest.problems(
-        request.run_id, request.verdict, events
+    found = [p for p in problems if p is not None] + event_reading.problems(
+        request.run_id, request.verdict, events, request.retry_count
     )
     if found:
         raise AutomiumError(found)
@@ -101,7 +101,7 @@ def replay_summary(request: ReplaySummaryInput) -> ReplaySummary:
 
 
 def _digest(verdict: Verdict, events: list[ReplayEvent]) -> Digest:
-    found = digest.digest(verdict, events)
+    found = event_reading.digest(verdict, events)
     document: dict[str, object] = {"events": found.events, "lanes": dict(found.lanes)}
     if found.first_failure is not None:
         first = found.first_failure

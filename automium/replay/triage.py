@@ -1,5 +1,5 @@
 """How a failed run is classified: the failure classes of the v1 triage vocabulary, each with
-the events that show it (``replay.digest`` decides a class from them)."""
+the events that show it (``replay.event_reading`` decides a class from them)."""
 
 from __future__ import annotations
 

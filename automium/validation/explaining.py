@@ -22,13 +22,12 @@ description in the tool's input schema already, and an error is read in its cont
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from automium.contracts import ErrorCode, bundled_schema, check_schema
-from automium.errors import SHOWN, Problem, pointer, quoted
+from automium.errors import Problem, pointer, quoted
 from automium.validation.checking import Error
 
 # Allowed values a caller knows and the schema does not (app ids live in the corpus).
@@ -89,7 +88,7 @@ class Explainer:
                 self._code(site.defs, keyword),
                 self._pattern(site, error.instance)
                 if keyword == "pattern"
-                else _message(keyword, site, error.instance),
+                else _message(keyword, site, error.instance, path),
                 pointer(*path),
                 self._allowed(site.node, site.defs),
             )
@@ -101,7 +100,7 @@ class Explainer:
         field_defs = (*site.defs, *_ref_names(field))
         return Problem(
             self._code(field_defs, "required"),
-            f"missing required property {name!r}{_of(site.defs)}",
+            f"missing required property {quoted(name)}{_of(site.defs)}",
             pointer(*path, name),
             self._allowed(field, field_defs),
         )
@@ -230,9 +229,8 @@ def _of(defs: Sequence[str]) -> str:
 
 
 def _show(value: Any) -> str:
-    """A value as JSON spells it, cut short (``quoted`` spells a string as Python does)."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
+    """A value as JSON spells it, cut short, with nothing unprintable left unescaped."""
+    return quoted(value)
 
 
 _TYPE_NAMES: Mapping[type, str] = {
@@ -245,23 +243,33 @@ _TYPE_NAMES: Mapping[type, str] = {
     type(None): "null",
 }
 
-_MESSAGES: Mapping[str, Callable[[Any, Any], str]] = {
-    "type": lambda want, got: f"expected {want}, got {_TYPE_NAMES.get(type(got), 'value')}",
-    "enum": lambda want, got: f"{_show(got)} is not one of: {', '.join(map(str, want))}",
-    "const": lambda want, got: f"{_show(got)} must be {_show(want)}",
-    "minLength": lambda want, _got: f"must not be empty (at least {want} character)",
-    "maxLength": lambda want, got: f"is {len(got)} characters long; the limit is {want}",
-    "minItems": lambda want, _got: f"needs at least {want} item(s)",
-    "maxItems": lambda want, got: f"has {len(got)} items; the limit is {want}",
-    "maxProperties": lambda want, got: f"has {len(got)} properties; the limit is {want}",
-    "uniqueItems": lambda _want, _got: "items must be unique",
-    "minimum": lambda want, got: f"{_show(got)} is below the minimum of {want}",
-    "maximum": lambda want, got: f"{_show(got)} is above the maximum of {want}",
+_MESSAGES: Mapping[str, Callable[[str, Any, Any], str]] = {
+    "type": lambda it, want, got: (
+        f"{it}: expected {want}, got {_TYPE_NAMES.get(type(got), 'value')}"
+    ),
+    "enum": lambda it, want, got: f"{it}: {_show(got)} is not one of: {', '.join(map(str, want))}",
+    "const": lambda it, want, got: f"{it}: {_show(got)} must be {_show(want)}",
+    "minLength": lambda it, want, _got: f"{it} must not be empty (at least {want} character)",
+    "maxLength": lambda it, want, got: f"{it} is {len(got)} characters long; the limit is {want}",
+    "minItems": lambda it, want, _got: f"{it} needs at least {want} item(s)",
+    "maxItems": lambda it, want, got: f"{it} has {len(got)} items; the limit is {want}",
+    "maxProperties": lambda it, want, got: f"{it} has {len(got)} properties; the limit is {want}",
+    "uniqueItems": lambda it, _want, _got: f"the items of {it} must be unique",
+    "minimum": lambda it, want, got: f"{it}: {_show(got)} is below the minimum of {want}",
+    "maximum": lambda it, want, got: f"{it}: {_show(got)} is above the maximum of {want}",
 }
 
 
-def _message(keyword: str, site: _Site, got: Any) -> str:
+def _subject(path: Sequence[str | int]) -> str:
+    """What a message is about, named by its place: ``goal``, ``steps/3/name``."""
+    if not path:
+        return "the document"
+    return quoted("/".join(map(str, path)), limit=120)[1:-1]
+
+
+def _message(keyword: str, site: _Site, got: Any, path: Sequence[str | int]) -> str:
     want = site.node.get(keyword)
+    subject = _subject(path)
     if keyword in _MESSAGES:
-        return _MESSAGES[keyword](want, got)
-    return f"{_show(got)} is not allowed here ({keyword})"
+        return _MESSAGES[keyword](subject, want, got)
+    return f"{subject}: {_show(got)} is not allowed here ({keyword})"

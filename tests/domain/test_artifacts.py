@@ -114,6 +114,31 @@ def test_a_path_used_twice_is_refused_at_its_second_use() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("a.png", "a.png/b.png"),
+        ("a.png/b.png", "a.png"),
+        ("dir.png", "DIR.PNG/b.png"),
+        ("DIR.PNG/b.png", "dir.png"),
+        ("steps/pay.png", "Steps/PAY.png/shot.png"),
+        ("\uff44ir.png", "dir.png/b.png"),  # a full-width d: one name once NFKC-folded
+    ],
+)
+def test_a_file_and_a_directory_of_one_name_are_refused_at_the_later_entry(
+    first: str, second: str
+) -> None:
+    entries = [entry(first), entry(second)]
+    assert refusal(BUILD.answer, manifest_request(entries=entries)) == [
+        (ErrorCode.INVALID_ARTIFACT_PATH, "/entries/1/path")
+    ]
+
+
+def test_a_segment_of_255_bytes_and_names_in_one_folder_are_accepted() -> None:
+    entries = [entry("steps/" + "a" * 251 + ".png"), entry("steps/b.png"), entry("steps/c.png")]
+    assert build(manifest_request(entries=entries)).entries
+
+
 # --- path rules -----------------------------------------------------------------------------
 
 BAD_PATHS: list[tuple[str, str]] = [
@@ -156,6 +181,11 @@ BAD_PATHS: list[tuple[str, str]] = [
     ("segment ending in a space", "a /b"),
     # A reader may decode it and find another path.
     ("percent-encoded letter", "a%2fb"),
+    # Windows refuses these in a file name; a segment over 255 bytes fits no file system.
+    *((f"windows-illegal {c!r}", f"steps/a{c}b.png") for c in '|*?<>":'),
+    ("a 256-byte segment", "steps/" + "a" * 252 + ".png"),
+    ("a 259-character segment", "a" * 259),
+    ("a 128-character segment of 2-byte characters", "é" * 128),
 ]
 
 
@@ -219,8 +249,9 @@ GOOD_PATHS = [
     ".hidden/file",
     "ünïcødé/ファイル.png",
     "50% off.png",
-    "é" * 256,
-    "a" * MAX_PATH_LENGTH,
+    "é" * 127,  # 254 bytes: a segment may have 255
+    "/".join(["é" * 127, "é" * 127]),
+    "/".join(["a" * 255, "a" * 254, "a" * (MAX_PATH_LENGTH - 511)]),  # 512 bytes
 ]
 
 
@@ -595,3 +626,22 @@ def test_a_manifest_with_missing_kinds_matches_its_snapshot(
 
     assert check("artifact-manifest.v1", manifest) == []
     assert manifest == snapshot_json
+
+
+def test_a_journey_id_that_is_not_the_given_journeys_is_refused() -> None:
+    document = {
+        **manifest_request(entries=SHOT_AND_LOG),
+        "journeyId": "todo-mvc.add-and-complete",
+        "journey": reference_journey(),
+    }
+
+    assert refusal(BUILD.answer, document) == [(ErrorCode.JOURNEY_ID_MISMATCH, "/journeyId")]
+
+
+def test_a_root_under_another_apps_folder_than_the_journeys_is_refused() -> None:
+    document = {
+        **manifest_request(root="artifacts/todo-mvc/run-1", entries=SHOT_AND_LOG),
+        "journeyId": WORKED_EXAMPLE,
+    }
+
+    assert refusal(BUILD.answer, document) == [(ErrorCode.ARTIFACT_ROOT_APP_MISMATCH, "/root")]

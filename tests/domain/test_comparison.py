@@ -26,7 +26,7 @@ from automium.contracts import (
     to_document,
 )
 from automium.journeys import reference_journey
-from automium.replay.digest import digest
+from automium.replay.event_reading import digest
 from automium.runs.timeline import timeline
 from automium.validation import check
 from tests.filled import filled

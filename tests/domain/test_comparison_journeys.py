@@ -13,7 +13,7 @@ from automium import corpus
 from automium.capabilities import COMPARE_PLANNERS
 from automium.contracts import BenchmarkReport, to_document, tool_input_schema
 from automium.errors import AutomiumError
-from automium.journeys import validate_journey
+from automium.journeys import check_journey
 from automium.validation import check
 from tests.answers import answered
 from tests.filled import filled
@@ -56,7 +56,7 @@ def refusal(**overrides: Any) -> list[tuple[str, str]]:
 
 
 def test_the_own_journey_is_valid_as_compile_sees_it() -> None:
-    assert validate_journey(own_journey()) == ()
+    assert check_journey(own_journey()).problems == ()
 
 
 def test_own_journeys_are_compared_instead_of_their_apps_reference_journeys() -> None:
@@ -114,7 +114,7 @@ def test_a_refused_journey_is_refused_with_its_index_in_the_path() -> None:
 def test_every_problem_of_a_journey_is_the_one_compile_finds_under_its_index(breaks: Any) -> None:
     broken = own_journey()
     breaks(broken)
-    compiled = [(p.code.value, "/journeys/2" + p.path) for p in validate_journey(broken)]
+    compiled = [(p.code.value, "/journeys/2" + p.path) for p in check_journey(broken).problems]
 
     found = refusal(journeys=[own_journey() | {"id": "a"}, own_journey() | {"id": "b"}, broken])
 

@@ -371,3 +371,18 @@ def test_more_than_a_thousand_records_are_refused() -> None:
     records = [record("claude", "checkout", r, True) for r in range(1001)]
 
     assert refusal(records) == [("limit_exceeded", "")]
+
+
+def test_a_trial_of_a_reference_journey_failing_at_no_step_of_it_is_refused() -> None:
+    records = [record("claude", "shop-lite.buy-one-mug", 0, False, failingStep="refund")]
+
+    assert refusal(records) == [("unknown_step", "/trials/0/failingStep")]
+
+
+def test_a_trial_of_a_reference_journey_with_another_step_count_is_refused() -> None:
+    records = [
+        record("claude", "shop-lite.buy-one-mug", 0, True, stepsCompleted=9, stepsTotal=9),
+        record("gpt", "shop-lite.buy-one-mug", 0, True, stepsCompleted=6, stepsTotal=6),
+    ]
+
+    assert refusal(records) == [("inconsistent_trial", "/trials/0/stepsTotal")]

@@ -19,7 +19,7 @@ from syrupy.assertion import SnapshotAssertion
 from automium import corpus
 from automium.contracts import ErrorCode, Intent, JourneyGraph, NodeType, to_document
 from automium.errors import AutomiumError
-from automium.journeys import build_graph, compile_journey, render_mermaid, validate_journey
+from automium.journeys import build_graph, check_journey, compile_journey, render_mermaid
 from automium.validation import check
 from tests.cases import WORKED_EXAMPLE, reference_journey
 from tests.conftest import examples
@@ -304,7 +304,7 @@ def test_an_invalid_journey_is_refused_with_each_code_and_path(
     document = reference_journey()
     mutate(document)
 
-    assert codes_and_paths(validate_journey(document)) == expected
+    assert codes_and_paths(check_journey(document).problems) == expected
     with pytest.raises(AutomiumError) as refused:
         compile_journey(document)
     assert codes_and_paths(refused.value.problems) == expected
@@ -336,7 +336,7 @@ def test_a_refusal_lists_the_values_an_agent_may_use_instead(
     document = reference_journey()
     mutate(document)
 
-    (problem,) = validate_journey(document)
+    (problem,) = check_journey(document).problems
     assert problem.allowed == allowed
 
 
@@ -366,16 +366,18 @@ def test_a_journey_with_many_defects_reports_all_of_them_in_one_pass() -> None:
         (INVALID, "/steps/2/id"),
         (ErrorCode.UNSUPPORTED_INTENT, "/steps/3/intent"),
     ]
-    assert codes_and_paths(validate_journey(document)) == codes_and_paths(refused.value.problems)
+    assert codes_and_paths(check_journey(document).problems) == codes_and_paths(
+        refused.value.problems
+    )
 
 
 @pytest.mark.parametrize("document", [None, [], "journey", 42])
 def test_a_document_that_is_no_object_is_refused_at_the_root(document: object) -> None:
-    assert codes_and_paths(validate_journey(document)) == [(INVALID, "")]
+    assert codes_and_paths(check_journey(document).problems) == [(INVALID, "")]
 
 
 def test_an_empty_object_is_refused_once_per_missing_property() -> None:
-    assert codes_and_paths(validate_journey({})) == [
+    assert codes_and_paths(check_journey({}).problems) == [
         (ErrorCode.INVALID_APP_ID, "/appId"),
         (INVALID, "/assertions"),
         (ErrorCode.UNKNOWN_FIXTURE, "/fixtureId"),
@@ -437,7 +439,7 @@ def test_an_intent_outside_the_vocabulary_is_an_unsupported_intent_at_that_step(
     broken = copy.deepcopy(document)
     broken["steps"][index]["intent"] = intent
 
-    problems = codes_and_paths(validate_journey(broken))
+    problems = codes_and_paths(check_journey(broken).problems)
 
     assert (ErrorCode.UNSUPPORTED_INTENT, f"/steps/{index}/intent") in problems
 
@@ -449,3 +451,17 @@ def test_the_compiled_graph_is_the_graph_built_from_the_journey_document(
 ) -> None:
     # The compilation validates the graph into a model once; that must lose nothing.
     assert to_document(filled(compile_journey(document).graph)) == build_graph(document)
+
+
+def test_a_duplicate_step_id_comes_before_the_route_not_reached_it_causes() -> None:
+    journey = reference_journey()
+    journey["steps"][4]["id"] = "open-home"  # the navigate to checkout, now a second open-home
+    journey["assertions"][0].update(afterStep="open-home", route="checkout")
+
+    with pytest.raises(AutomiumError) as refused:
+        compile_journey(journey)
+
+    assert [(p.code, p.path) for p in refused.value.problems] == [
+        (ErrorCode.INVALID_INPUT, "/steps/4/id"),
+        (ErrorCode.ROUTE_NOT_REACHED, "/assertions/0/route"),
+    ]

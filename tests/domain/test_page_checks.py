@@ -19,10 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from automium import corpus
+from automium.accessible_names import normalized
 from automium.contracts import ErrorCode, UncheckedReason, WarningCode
-from automium.corpus.pages import normalized, page, pages
+from automium.corpus.pages import page, pages
 from automium.errors import AutomiumError
-from automium.journeys import compile_journey, validate_journey
+from automium.journeys import check_journey, compile_journey
 from automium.journeys.targets import locator_syntax
 from tests.cases import reference_journey
 from tests.conftest import examples
@@ -60,7 +61,7 @@ def ref_of(app_id: str, route_id: str, role: str, name: str) -> str:
 
 
 def problems_of(document: dict[str, Any]) -> list[tuple[ErrorCode, str, tuple[str | int, ...]]]:
-    return [(p.code, p.path, p.allowed) for p in validate_journey(document)]
+    return [(p.code, p.path, p.allowed) for p in check_journey(document).problems]
 
 
 def edited(journey_id: str, mutate: Mutation) -> dict[str, Any]:
@@ -383,7 +384,7 @@ def test_a_step_or_assertion_the_pages_refute_is_refused_with_its_code_path_and_
 def test_an_unknown_target_names_the_route_it_is_on_and_the_route_the_journey_is_on() -> None:
     document = edited(MUG, set_at("steps", 4, "route", value="cart"))
 
-    (problem,) = validate_journey(document)
+    (problem,) = check_journey(document).problems
 
     assert "checkout" in problem.message
     assert "cart" in problem.message
@@ -395,7 +396,7 @@ def test_a_literal_secret_names_the_account_ref_to_use_instead() -> None:
         all_of(drop_at("steps", 3, "secretRef"), set_at("steps", 3, "value", value="hunter2")),
     )
 
-    (problem,) = validate_journey(document)
+    (problem,) = check_journey(document).problems
 
     assert "account:admin-console/admin#password" in problem.message
     assert "hunter2" not in problem.message
@@ -408,7 +409,7 @@ def test_a_journey_with_several_page_problems_reports_all_of_them_in_one_pass() 
     document["assertions"][1]["target"]["role"] = "btn"
     document["assertions"][2]["route"] = "settings"
 
-    assert [(p.code, p.path) for p in validate_journey(document)] == [
+    assert [(p.code, p.path) for p in check_journey(document).problems] == [
         (ErrorCode.UNKNOWN_ROLE, "/assertions/1/target/role"),
         (ErrorCode.ROUTE_NOT_REACHED, "/assertions/2/route"),
         (ErrorCode.UNKNOWN_FILE_REF, "/steps/2/fileRef"),
@@ -423,7 +424,7 @@ def test_a_refused_step_that_cannot_change_the_page_keeps_the_walk_going() -> No
     document["steps"][5]["target"]["role"] = "btn"
     document["steps"][6]["value"] = "Editors"
 
-    assert [(p.code, p.path) for p in validate_journey(document)] == [
+    assert [(p.code, p.path) for p in check_journey(document).problems] == [
         (ErrorCode.UNKNOWN_ROLE, "/steps/5/target/role"),
         (ErrorCode.UNKNOWN_OPTION, "/steps/6/value"),
     ]
@@ -435,7 +436,7 @@ def test_a_refused_click_leaves_the_page_unknown_so_later_page_checks_wait_for_a
     document["steps"][5]["target"]["name"] = "Pay now"
     document["assertions"][1]["expected"] = "Sorry"
 
-    assert [(p.code, p.path) for p in validate_journey(document)] == [
+    assert [(p.code, p.path) for p in check_journey(document).problems] == [
         (ErrorCode.UNKNOWN_TARGET, "/steps/5/target")
     ]
 
@@ -631,6 +632,6 @@ def test_renaming_any_target_of_a_reference_journey_off_its_page_is_unknown_targ
 ) -> None:
     document, path = case
 
-    assert [(p.code, p.path) for p in validate_journey(document)] == [
+    assert [(p.code, p.path) for p in check_journey(document).problems] == [
         (ErrorCode.UNKNOWN_TARGET, path)
     ]

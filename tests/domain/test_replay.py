@@ -25,7 +25,13 @@ from automium.contracts import (
     Verdict,
     to_document,
 )
-from automium.replay import digest, event_problems, events_by_lane, order_events, required_kinds
+from automium.replay import (
+    event_problems,
+    event_reading,
+    events_by_lane,
+    order_events,
+    required_kinds,
+)
 from automium.validation import check
 from tests.answers import answered
 from tests.cases import (
@@ -261,7 +267,7 @@ def test_a_broken_timeline_is_reported_at_each_offending_event(
 def test_events_of_another_run_are_refused_each_with_the_run_as_allowed() -> None:
     events = [event(0, 0), event(1, 5, run_id="run-other"), event(2, 9, run_id="run-third")]
 
-    found = digest.problems(RUN_ID, Verdict.FAILED, events)
+    found = event_reading.problems(RUN_ID, Verdict.FAILED, events)
 
     assert [(p.code, p.path, p.allowed) for p in found] == [
         (ErrorCode.EVENT_RUN_MISMATCH, "/events/1/runId", (RUN_ID,)),
@@ -749,3 +755,32 @@ def test_a_summary_of_the_worked_examples_failing_variant_matches_its_snapshot(
 
     assert check("replay-summary.v1", document) == []
     assert document == snapshot_json
+
+
+# --- contradictions ---------------------------------------------------------------------------
+
+
+def test_a_run_finished_whose_retry_count_contradicts_the_runs_is_refused() -> None:
+    events = [*started(), at(2, "run.finished", verdict="failed", retryCount=2)]
+
+    document = summary_request(verdict="failed", retryCount=0, events=events)
+
+    assert refusal(SUMMARY.answer, document) == [
+        (ErrorCode.EVENT_RETRY_MISMATCH, "/events/2/payload/retryCount")
+    ]
+
+
+def test_events_after_the_worker_released_the_run_are_refused_each() -> None:
+    events = [
+        *started(),
+        at(2, "run.finished", verdict="failed", retryCount=0),
+        at(3, "worker.released", workerId="w-17"),
+        at(4, "action.failed", "pay", intent="click", reason="late", attempt=1),
+        at(5, "artifact.captured", kind="log", path="replay.jsonl"),
+    ]
+    document = summary_request(verdict="failed", events=events)
+
+    assert refusal(SUMMARY.answer, document) == [
+        (ErrorCode.EVENT_AFTER_RELEASE, "/events/4/seq"),
+        (ErrorCode.EVENT_AFTER_RELEASE, "/events/5/seq"),
+    ]

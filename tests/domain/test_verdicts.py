@@ -14,7 +14,7 @@ import pytest
 from automium.capabilities import COMPARE_PLANNERS, COMPILE_JOURNEY, CREATE_RUN_SUBMISSION
 from automium.contracts import ErrorCode, UncheckedReason, WarningCode
 from automium.errors import AutomiumError
-from automium.journeys import compilation_document, validate_journey
+from automium.journeys import check_journey, compilation_document
 from tests.cases import reference_journey
 from tests.mutations import Mutation, all_of, append_at, drop_at, insert_at, set_at
 
@@ -40,7 +40,7 @@ def edited(journey_id: str, mutate: Mutation) -> dict[str, Any]:
 
 
 def problems_of(document: dict[str, Any]) -> Expected:
-    return [(p.code, p.path, p.allowed) for p in validate_journey(document)]
+    return [(p.code, p.path, p.allowed) for p in check_journey(document).problems]
 
 
 REFUSED: list[tuple[str, str, Mutation, Expected]] = [

@@ -30,7 +30,7 @@ from functools import cache
 from typing import Any
 
 from automium.contracts import ErrorCode
-from automium.limits import MAX_DEPTH
+from automium.limits import MAX_DEPTH, MAX_PROMPT_ARGUMENT, MAX_PROMPT_EVENTS
 from tests.cases import (
     COMPARE,
     COMPARE_BACKENDS,
@@ -341,7 +341,9 @@ PROMPT_ROWS: Mapping[str, Mapping[str, Refusal]] = {
     "draft_journey": {
         **{
             f"h4.{argument}-{length}-characters": Refusal(
-                {**DRAFT, argument: "a" * length}, code, f"/{argument}"
+                {**DRAFT, argument: "a" * length},
+                code if length <= MAX_PROMPT_ARGUMENT else LIMIT,
+                f"/{argument}",
             )
             for argument, code in (
                 ("appId", ErrorCode.INVALID_APP_ID),
@@ -350,7 +352,7 @@ PROMPT_ROWS: Mapping[str, Mapping[str, Refusal]] = {
             for length in (1_950, 2_001, 5_000, 20_000)
         },
         "h7.goal-20000-characters": Refusal({**DRAFT, "goal": "a" * 20_000}, LIMIT, "/goal"),
-        "goal-over-the-argument-limit": Refusal({**DRAFT, "goal": "a" * 20_001}, LIMIT, ""),
+        "goal-over-the-argument-limit": Refusal({**DRAFT, "goal": "a" * 2_001}, LIMIT, "/goal"),
         "app-id-1000-brackets": Refusal(
             {**DRAFT, "appId": "[" * 1000}, ErrorCode.INVALID_APP_ID, "/appId"
         ),
@@ -376,10 +378,13 @@ PROMPT_ROWS: Mapping[str, Mapping[str, Refusal]] = {
             {**DEBUG_RUN, "runId": "r" * 20_000}, LIMIT, "/runId"
         ),
         "verdict-20000-characters": Refusal(
-            {**DEBUG_RUN, "verdict": "v" * 20_000}, INVALID, "/verdict"
+            {**DEBUG_RUN, "verdict": "v" * 20_000}, LIMIT, "/verdict"
         ),
         "evidence-over-the-argument-limit": Refusal(
-            {**DEBUG_RUN, "evidence": "e" * 20_001}, LIMIT, ""
+            {**DEBUG_RUN, "evidence": "e" * 2_001}, LIMIT, "/evidence"
+        ),
+        "events-over-their-limit": Refusal(
+            {**DEBUG_RUN, "events": "[" + " " * MAX_PROMPT_EVENTS + "]"}, LIMIT, "/events"
         ),
         "events-5000-brackets": Refusal({**DEBUG_RUN, "events": "[" * 5000}, INVALID, "/events"),
         "events-an-object": Refusal({**DEBUG_RUN, "events": "{}"}, INVALID, "/events"),
@@ -410,7 +415,7 @@ PROMPT_ROWS: Mapping[str, Mapping[str, Refusal]] = {
             {**BACKENDS, "appIds": "[" * 1000}, ErrorCode.INVALID_APP_ID, "/appIds"
         ),
         "h4.app-ids-20000-characters": Refusal(
-            {**BACKENDS, "appIds": "a" * 20_000}, ErrorCode.INVALID_APP_ID, "/appIds"
+            {**BACKENDS, "appIds": "a" * 20_000}, LIMIT, "/appIds"
         ),
         "h7.nine-planners": Refusal({**BACKENDS, "planners": _pairs(9)}, LIMIT, "/planners"),
         "h7.two-thousand-planners": Refusal(
@@ -433,9 +438,15 @@ PROMPT_ROWS: Mapping[str, Mapping[str, Refusal]] = {
             for name, text in {
                 "a-fraction": "3.5",
                 "a-word": "abc",
-                "5000-digits": "9" * 5000,
+                "with-an-underscore": "3_0",
+                "arabic-indic-digits": "\u0663",
+                "with-a-plus": "+7",
+                "fullwidth-digits": "\uff17",
             }.items()
         },
+        "repetitions-5000-digits": Refusal(
+            {**BACKENDS, "repetitions": "9" * 5000}, LIMIT, "/repetitions"
+        ),
     },
 }
 # This suite's own renders, beside the shared ones of tests/cases.py.
@@ -443,7 +454,8 @@ PROMPT_RENDERS: Mapping[str, Mapping[str, dict[str, str]]] = {
     "debug_failed_run": {
         "with-a-retry-count": DEBUG_RUN,
         "evidence-that-closes-its-fence": {**DEBUG_RUN, "evidence": FENCE_BREAK},
-        "evidence-of-20000-characters": {**DEBUG_RUN, "evidence": "`" * 20_000},
+        "evidence-of-2000-backticks": {**DEBUG_RUN, "evidence": "`" * MAX_PROMPT_ARGUMENT},
+        "events-of-a-real-run-size": {**DEBUG_RUN, "events": "[" + " " * 15_000 + "]"},
     },
     "compare_planner_backends": {
         "at-the-caps": {**BACKENDS, "appIds": FIVE_APPS, "planners": _pairs(8)},

@@ -156,7 +156,7 @@ def test_a_long_prompt_argument_is_refused_in_a_message_that_fits_the_contract(
 
 @pytest.mark.parametrize(
     "evidence",
-    [FENCE_BREAK, "````\nfour backticks\n````", "ends in backticks ```", "`" * 20_000],
+    [FENCE_BREAK, "````\nfour backticks\n````", "ends in backticks ```", "`" * 2_000],
     ids=["closing-fence", "longer-fence", "trailing-fence", "only-backticks"],
 )
 def test_evidence_stays_whole_inside_one_fenced_block(evidence: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,8 +12,19 @@ from hypothesis import strategies as st
 
 from automium.capabilities import CAPABILITIES
 from automium.contracts import bundled_schema
-from automium.errors import AutomiumError
-from automium.limits import MAX_ARGUMENTS_SIZE, MAX_DEPTH, MAX_ENTRIES, check_arguments
+from automium.errors import MAX_PROBLEMS, AutomiumError
+from automium.guidance import argument_limit
+from automium.limits import (
+    LIMITS,
+    MAX_ARGUMENTS_SIZE,
+    MAX_DEPTH,
+    MAX_ENTRIES,
+    check_arguments,
+    limits_markdown,
+)
+from automium.mcp_server._stdio.decoding import MAX_INTEGER_DIGITS, MAX_LINE_BYTES
+from automium.mcp_server._stdio.pending import MAX_PENDING
+from automium.mcp_server.http_sessions import MAX_SESSIONS
 from tests.cases import nested
 from tests.conftest import examples
 
@@ -119,3 +131,32 @@ def test_every_tool_checks_the_limits_before_its_contract() -> None:
         with pytest.raises(AutomiumError) as refused:
             capability.answer({"x": nested(MAX_DEPTH + 1)})
         assert refused.value.code == "limit_exceeded"
+
+
+def _readme_table() -> str:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("<!-- limits table: automium.limits.limits_markdown() -->\n")
+    end = readme.index("\n<!-- end of limits table -->")
+    return readme[readme.index("\n", start) + 1 : end]
+
+
+def test_the_readme_limits_table_is_the_one_in_limits_py() -> None:
+    # On failure: paste `python -c "from automium.limits import limits_markdown as m; print(m())"`
+    assert _readme_table() == limits_markdown()
+
+
+@pytest.mark.parametrize(
+    ("what", "stated"),
+    [
+        ("stdio answers owed", f"{MAX_PENDING}, errors included"),
+        ("HTTP sessions open", f"{MAX_SESSIONS}; a new one"),
+        ("JSON-RPC line on stdio", f"{MAX_LINE_BYTES // 2**20} MiB"),
+        ("JSON-RPC numbers", f"{MAX_INTEGER_DIGITS:,} digits"),
+        ("prompt arguments", f"{argument_limit('goal'):,} characters each"),
+        ("prompt arguments", f"`events` {argument_limit('events'):,}"),
+        ("problems listed in an error", f"{MAX_PROBLEMS} (the contract"),
+    ],
+)
+def test_each_limit_the_table_states_is_the_one_the_code_applies(what: str, stated: str) -> None:
+    (row,) = [row for row in LIMITS if row.what == what]
+    assert stated in row.limit

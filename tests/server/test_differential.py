@@ -43,6 +43,7 @@ The number of examples is the Hypothesis profile's (``tests/conftest.py``): 25 b
 
 from __future__ import annotations
 
+import collections
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -68,6 +69,7 @@ from automium.validation import check
 from tests.cases import TOOLS, error_problems
 from tests.safety.crafted import fenced_blocks, full_successes, prompt_renders
 from tests.strategies import (
+    INJECTED_HEADING,
     Hostile,
     from_schema,
     hostile,
@@ -154,6 +156,17 @@ def _shape(value: Any) -> tuple[int, int]:
     return deepest, widest
 
 
+# What breaks a line in a message a model reads: a caller's value quoted raw could then
+# pass for the server's own next line.
+LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def _no_line_breaks(error: dict[str, Any]) -> None:
+    """Every message of a tool error quotes what it names escaped, on one line."""
+    for problem in [error, *error.get("problems", [])]:
+        assert not LINE_BREAKS & set(problem["message"]), problem["message"]
+
+
 def _related(path: str, pointer: str) -> bool:
     """Whether a problem at ``path`` is about the value at ``pointer``: the value itself, a
     container of it, or something inside it."""
@@ -171,22 +184,31 @@ class Judge:
         self.output_contract = capability.output_contract
         self.domain_rules = TOOLS[name].corpus_rules
         self.seen = {"accepted": 0, "domain rule": 0, "rejected": 0, "over a limit": 0}
+        self.kinds: collections.Counter[str] = collections.Counter()
 
     def fuzz(
-        self, drawn: st.SearchStrategy[Any], what: str, *, schema_valid: bool = False
+        self,
+        drawn: st.SearchStrategy[Any],
+        what: str,
+        *,
+        schema_valid: bool = False,
+        at_least: int = 0,
     ) -> dict[str, int]:
         """Judge arguments ``drawn`` by hypothesis; how many of each outcome it saw."""
 
-        @FUZZ
+        @settings(FUZZ, max_examples=max(settings().max_examples, at_least))
         @given(drawn)
         def differential(drawn: Any) -> None:
             if isinstance(drawn, Hostile):
+                self.kinds[drawn.kind] += 1
                 self.judge(drawn.arguments, change=drawn)
             else:
                 self.judge(drawn, schema_valid=schema_valid)
 
         differential()
         print(f"\n{self.name} {what}: {self.seen}")
+        if self.kinds:
+            print(f"{self.name} {what}, changes drawn per kind: {dict(sorted(self.kinds.items()))}")
         return self.seen
 
     def judge(
@@ -210,7 +232,12 @@ class Judge:
             self._success(document, result, accepted=accepted)
             return
         assert check("tool-error.v1", document) == [], document
+        _no_line_breaks(document)
         problems = error_problems(document)
+        if change is not None and change.kind == "non-finite":  # no JSON value: refused at it
+            assert problems == [("invalid_input", change.pointer)], (change, problems)
+            self.seen["rejected"] += 1
+            return
         if problems == [LIMIT_AT_THE_TOP] and self._over_the_size(arguments):
             # Past 1 MiB of JSON: no schema states that limit, so the contract may accept it.
             self.seen["over a limit"] += 1
@@ -275,7 +302,8 @@ def test_arguments_the_contract_accepts_are_answered_as_it_says(name: str) -> No
 
 @pytest.mark.parametrize("name", list(TOOLS))
 def test_hostile_arguments_get_a_success_or_a_tool_error_with_a_stable_code(name: str) -> None:
-    seen = Judge(name).fuzz(hostile(changed_arguments(name)), "hostile")
+    # At least 40 even in a quick run: eight kinds of change, and some must pass a limit.
+    seen = Judge(name).fuzz(hostile(changed_arguments(name)), "hostile", at_least=40)
     assert seen["rejected"] > 0
     assert seen["over a limit"] > 0
 
@@ -338,6 +366,10 @@ class PromptJudge:
         given = sum(len(k) + len(v) for k, v in arguments.items())
         assert len(text) <= RENDER_BASE + RENDER_PER_CHARACTER * given, (len(text), given)
         blocks = fenced_blocks(text)
+        outside = text
+        for block in sorted(blocks, key=len, reverse=True):
+            outside = outside.replace(block, "")
+        assert INJECTED_HEADING not in outside, text  # a caller's text never passes for ours
         if "evidence" in arguments:
             assert arguments["evidence"] in blocks
         if self.ready_made is not None:
@@ -367,8 +399,9 @@ def test_hostile_prompt_arguments_get_a_text_or_invalid_params(name: str) -> Non
         lambda renders: hostile_prompt_arguments(renders, names)
     )
 
-    # At least 50 even in a quick run: fewer draw no refusal of compare_planner_backends.
-    @settings(FUZZ, max_examples=max(FUZZ.max_examples, 50))
+    # At least 100 even in a quick run: fewer draw no refusal, or no render, of
+    # compare_planner_backends.
+    @settings(FUZZ, max_examples=max(FUZZ.max_examples, 100))
     @given(drawn)
     def differential(arguments: dict[str, str]) -> None:
         judge.judge(arguments)

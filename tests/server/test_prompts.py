@@ -116,3 +116,37 @@ async def test_completion_offers_app_ids_fixture_ids_and_verdicts(
         context_arguments=context,
     )
     assert result.completion.values == expected
+
+
+@pytest.mark.parametrize(
+    ("prompt", "argument"),
+    [("shell", "appId"), ("draft_journey", "appIds"), ("draft_journey", "x" * 3000)],
+)
+async def test_completion_of_an_unknown_prompt_or_argument_offers_nothing(
+    client: Client, prompt: str, argument: str
+) -> None:
+    result = await client.complete(
+        mcp_types.PromptReference(type="ref/prompt", name=prompt),
+        {"name": argument, "value": "shop"},  # a prefix of app ids: offered for appIds only
+    )
+    assert (result.completion.values, result.completion.total) == ([], 0)
+
+
+@pytest.mark.parametrize(
+    ("argument", "value", "context"),
+    [
+        ("appIds", "x" * 3_000_000 + ",", None),  # was echoed back whole before each app id
+        ("appIds", "shop-lite," * 1000, None),  # known ids, but repeated: no echo either
+        ("fixtureId", "", {"appId": "gmail"}),  # an unknown app has no fixtures to offer
+    ],
+)
+async def test_completion_suggests_nothing_it_cannot_stand_behind(
+    client: Client, argument: str, value: str, context: dict[str, str] | None
+) -> None:
+    prompt = "compare_planner_backends" if argument == "appIds" else "draft_journey"
+    result = await client.complete(
+        mcp_types.PromptReference(type="ref/prompt", name=prompt),
+        {"name": argument, "value": value},
+        context_arguments=context,
+    )
+    assert result.completion.values == []

@@ -49,6 +49,10 @@ class ErrorCode(StrEnum):
     INCONSISTENT_TRIAL = "inconsistent_trial"
     ASSERTION_CONTRADICTED = "assertion_contradicted"
     STEP_NOT_POSSIBLE = "step_not_possible"
+    EVENT_RETRY_MISMATCH = "event_retry_mismatch"
+    EVENT_AFTER_RELEASE = "event_after_release"
+    JOURNEY_ID_MISMATCH = "journey_id_mismatch"
+    ARTIFACT_ROOT_APP_MISMATCH = "artifact_root_app_mismatch"
 
 
 class Problem(BaseModel):

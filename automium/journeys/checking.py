@@ -30,27 +30,27 @@ class Checked:
     walk: Walk | None  # None when the app or fixture is unknown, so no page could be followed
 
 
-def validate_journey(document: object) -> tuple[Problem, ...]:
-    """Every problem of ``document`` as a ``journey.v1`` journey of the corpus (empty: valid).
-
-    Problems come in the order :class:`~automium.errors.AutomiumError` reports them.
-    """
-    return check_journey(document).problems
-
-
 def check_journey(document: object) -> Checked:
-    """Every problem and warning of ``document``, and the pages it goes through."""
+    """Every problem and warning of ``document``, and the pages it goes through.
+
+    Problems come cause first: those of the journey as written, then those of the page
+    walk, each in document order.
+    """
     if _wrapped(document):
         return Checked((_WRAPPED,), (), None)
     problems = check("journey.v1", document, _vocabularies(document))
     reported = {p.path for p in problems}
     problems += [p for p in _semantic_problems(document) if p.path not in reported]
+    written = sorted(problems, key=lambda p: pointer_key(p.path))
     followed = _follow(document, frozenset(p.path for p in problems))
+    walked: list[Problem] = []
     if followed is not None:
         reported = {p.path for p in problems}
-        problems += [p for p in followed.problems if p.path not in reported]
+        walked = [p for p in followed.problems if p.path not in reported]
+    # Cause first: what is wrong with the journey as written (a duplicate step id, an
+    # unknown route) comes before what the page walk then finds, which it may cause.
     return Checked(
-        problems=tuple(sorted(problems, key=lambda p: pointer_key(p.path))),
+        problems=(*written, *sorted(walked, key=lambda p: pointer_key(p.path))),
         warnings=tuple(followed.warnings) if followed is not None else (),
         walk=followed,
     )

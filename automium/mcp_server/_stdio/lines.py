@@ -2,11 +2,10 @@
 
 The SDK's reader (``async for line in stdin``) holds a whole line before it looks at it,
 so one 100 MB line costs 100 MB of text and then ~37x that while it is parsed. This framer
-is fed chunks of at most a few KiB from the pipe and holds at most ``max_bytes`` of the
-current line. Once a line outgrows that, it keeps only its first and last ``window`` bytes
-(where a request's ``id`` is: see :mod:`automium.mcp_server.envelope`), counts the rest
-and discards it chunk by chunk until the newline, then reports the line as
-:class:`Oversized`. Memory stays at ``max_bytes`` plus a chunk whatever the line's length.
+is fed chunks of at most 64 KiB from the pipe and holds at most ``max_bytes`` of the
+current line. Once a line outgrows that, it counts the rest and discards it chunk by chunk
+until the newline, then reports the line as :class:`Oversized`. Memory stays at
+``max_bytes`` plus a chunk whatever the line's length.
 
 Lines end at ``\\n``; a ``\\r`` before it is dropped (CRLF clients). A lone ``\\r`` is not a
 line end (MCP's stdio framing is newline-delimited; inside a line it is JSON whitespace).
@@ -26,10 +25,8 @@ class Line:
 
 @dataclass(frozen=True)
 class Oversized:
-    """A line longer than ``max_bytes``: its first and last bytes, and its full length."""
+    """A line longer than ``max_bytes``, discarded unread: only its length is kept."""
 
-    head: bytes
-    tail: bytes
     size: int
 
 
@@ -39,15 +36,14 @@ Frame = Line | Oversized
 class LineFramer:
     """Feed it chunks, get back the lines they complete (see the module docstring)."""
 
-    def __init__(self, max_bytes: int, window: int) -> None:
-        if not 0 < window <= max_bytes:
-            raise ValueError("the window must be positive and within max_bytes")
+    def __init__(self, max_bytes: int) -> None:
+        if max_bytes <= 0:
+            raise ValueError("max_bytes must be positive")
         self._max = max_bytes
-        self._window = window
         self._line = bytearray()
-        self._head: bytes | None = None  # set once the current line is over the cap
-        self._tail = b""
+        self._over = False  # set once the current line is over the cap
         self._size = 0
+        self._ends_in_cr = False  # of what was discarded: a CRLF's CR is no part of the line
 
     def feed(self, chunk: bytes) -> list[Frame]:
         frames: list[Frame] = []
@@ -61,33 +57,28 @@ class LineFramer:
 
     def finish(self) -> list[Frame]:
         """At end of input: the last line, if it had no line end (the SDK reads it too)."""
-        if self._head is None and not self._line:
+        if not self._over and not self._line:
             return []
         return [self._end_line()]
 
     def _take(self, piece: bytes) -> None:
         if not piece:
             return
-        if self._head is None and len(self._line) + len(piece) <= self._max:
+        if not self._over and len(self._line) + len(piece) <= self._max:
             self._line += piece
             return
-        if self._head is None:  # this piece takes the line over the cap: stop holding it
-            held = bytes(self._line) + piece
+        if not self._over:  # this piece takes the line over the cap: stop holding it
+            self._over, self._size = True, len(self._line)
             self._line = bytearray()
-            self._head, self._tail = held[: self._window], held[-self._window :]
-            self._size = len(held)
-            return
         self._size += len(piece)
-        self._tail = (self._tail + piece[-self._window :])[-self._window :]
+        self._ends_in_cr = piece.endswith(b"\r")
 
     def _end_line(self) -> Frame:
         frame: Frame
-        if self._head is None:
+        if self._over:
+            frame = Oversized(self._size - self._ends_in_cr)
+        else:
             line = bytes(self._line)
             frame = Line(line[:-1] if line.endswith(b"\r") else line)
-        else:
-            tail = self._tail[:-1] if self._tail.endswith(b"\r") else self._tail
-            size = self._size - (len(self._tail) - len(tail))
-            frame = Oversized(self._head, tail, size)
-        self._line, self._head, self._tail, self._size = bytearray(), None, b"", 0
+        self._line, self._over, self._size, self._ends_in_cr = bytearray(), False, 0, False
         return frame

@@ -18,7 +18,9 @@ product_issue        an ``assertion.failed`` while every action succeeded
 
 Events of another run are refused (``event_run_mismatch``), and so are events whose final
 outcome disagrees with the verdict (``event_verdict_mismatch``): a ``run.finished`` with
-another verdict, or a passed run with a failure that never recovered.
+another verdict, or a passed run with a failure that never recovered; a ``run.finished``
+whose ``retryCount`` is not the run's (``event_retry_mismatch``); and any event after
+``worker.released``, once the worker let the run go (``event_after_release``).
 """
 
 from __future__ import annotations
@@ -67,8 +69,11 @@ class Digest:
     classification: Classification | None
 
 
-def problems(run_id: str, verdict: Verdict, events: Sequence[ReplayEvent]) -> list[Problem]:
-    """Why ``events`` cannot be the replay of run ``run_id`` with ``verdict``, if they cannot."""
+def problems(
+    run_id: str, verdict: Verdict, events: Sequence[ReplayEvent], retry_count: int = 0
+) -> list[Problem]:
+    """Why ``events`` cannot be the replay of run ``run_id`` with ``verdict`` and
+    ``retry_count`` retries, if they cannot."""
     found = [
         Problem(
             ErrorCode.EVENT_RUN_MISMATCH,
@@ -91,6 +96,7 @@ def problems(run_id: str, verdict: Verdict, events: Sequence[ReplayEvent]) -> li
                     (verdict.value,),
                 )
             )
+    found += _retries_contradicted(events, retry_count) + _after_release(events)
     unrecovered = _unrecovered(events)
     if verdict is Verdict.PASSED and unrecovered:
         index = list(events).index(unrecovered[0])
@@ -103,6 +109,38 @@ def problems(run_id: str, verdict: Verdict, events: Sequence[ReplayEvent]) -> li
             )
         )
     return found
+
+
+def _retries_contradicted(events: Sequence[ReplayEvent], retry_count: int) -> list[Problem]:
+    return [
+        Problem(
+            ErrorCode.EVENT_RETRY_MISMATCH,
+            f"event {index} ends the run after {quoted(event.payload.get('retryCount'))} "
+            f"retries, but retryCount is {retry_count}; give the run's own retryCount",
+            pointer("events", index, "payload", "retryCount"),
+            (retry_count,),
+        )
+        for index, event in enumerate(events)
+        if event.type == "run.finished"
+        and "retryCount" in event.payload
+        and event.payload["retryCount"] != retry_count
+    ]
+
+
+def _after_release(events: Sequence[ReplayEvent]) -> list[Problem]:
+    released = min((e.seq for e in events if e.type == "worker.released"), default=None)
+    if released is None:
+        return []
+    return [
+        Problem(
+            ErrorCode.EVENT_AFTER_RELEASE,
+            f"event {index} ({event.type}, seq {event.seq}) comes after worker.released "
+            f"(seq {released}); nothing happens in a run once its worker let it go",
+            pointer("events", index, "seq"),
+        )
+        for index, event in enumerate(events)
+        if event.seq > released
+    ]
 
 
 def digest(verdict: Verdict, events: Sequence[ReplayEvent]) -> Digest:

@@ -1,4 +1,4 @@
-"""Claim the process's stdin and stdout for the JSON-RPC wire.
+"""Claim the process's stdin and stdout for the JSON-RPC wire, and make stdout non-blocking.
 
 While the session runs, the wire is served from private duplicates of fds 0 and 1, fd 0
 reads the null device and fd 1 points at stderr: a stray ``print`` or a library that
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 from collections.abc import Iterator
 
@@ -45,3 +46,23 @@ def _private_copy(fd: int) -> int:
     for low in too_low:
         os.close(low)
     return copy
+
+
+@contextlib.contextmanager
+def non_blocking(fd: int) -> Iterator[None]:
+    """``fd`` non-blocking while the session runs, when it is a pipe or a socket of its own
+    (what an MCP client gives): a full pipe then waits in a task, not in the loop. A
+    terminal, a file, or a pipe stderr writes to too, stays as it is: the mode belongs to
+    the open file, which others share."""
+    wire = os.fstat(fd)
+    shared_with_stderr = os.path.samestat(wire, os.fstat(2))  # logs must never hit EAGAIN
+    pipe = stat.S_ISFIFO(wire.st_mode) or stat.S_ISSOCK(wire.st_mode)
+    if not pipe or shared_with_stderr or not os.get_blocking(fd):
+        yield
+        return
+    os.set_blocking(fd, False)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.set_blocking(fd, True)
