@@ -14,6 +14,9 @@ import pytest
 
 from automium.hosting.serving import served_apps
 
+# Every test here starts `automium apps serve` in a process of its own.
+pytestmark = pytest.mark.subprocess
+
 COMMAND = [sys.executable, "-m", "automium.cli", "apps", "serve"]
 
 

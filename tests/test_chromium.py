@@ -78,6 +78,7 @@ def test_the_command_exits_2_for_a_wrong_environment_variable(
     )
 
 
+@pytest.mark.subprocess  # asks Playwright's driver, a Node process, for its own build
 def test_with_no_browser_anywhere_the_command_says_how_to_get_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -64,6 +64,7 @@ needs_node = pytest.mark.skipif(
 
 
 @needs_node
+@pytest.mark.subprocess  # runs @playwright/test under Node
 def test_every_exported_spec_loads_in_playwright_test_with_its_goal_as_title(
     tmp_path: Path,
 ) -> None:
