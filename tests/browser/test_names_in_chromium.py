@@ -4,21 +4,23 @@ finds the button "Add to cart" for exactly the names compile accepts for it
 
 from __future__ import annotations
 
-import pytest
+from playwright.sync_api import Browser
 
 from automium.accessible_names import same_name
-from tests.browser.chromium import chromium_page
 from tests.domain.test_accessible_names import NAMES
 
-pytestmark = pytest.mark.browser
 
-
-def test_get_by_role_exact_finds_exactly_the_names_compile_accepts() -> None:
-    with chromium_page() as page:
+def test_get_by_role_exact_finds_exactly_the_names_compile_accepts(
+    chromium_browser: Browser,
+) -> None:
+    page = chromium_browser.new_page()
+    try:
         page.set_content("<main><button>Add to cart</button></main>")
         found = {
             name: page.get_by_role("button", name=name, exact=True).count() == 1
             for name, _ in NAMES
         }
+    finally:
+        page.close()
     assert found == {name: same_name(name, "Add to cart") for name, _ in NAMES}
     assert found == dict(NAMES)

@@ -4,6 +4,7 @@ the MCP tools giving the same answer on its real events and manifest."""
 from __future__ import annotations
 
 import json
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -134,5 +135,12 @@ def test_the_mcp_tools_digest_the_real_run_as_the_command_printed(failed_run: Ou
     assert f"failing step: {digest['failingStep']}" in printed
     assert f"failure class: {digest['classification']['failureClass']}" in printed
     text = prompt.messages[0].content.text
-    call = json.loads(text.split("automium_get_replay_summary with:\n```\n")[1].split("\n```")[0])
+    # The prompt names the events the agent gave instead of repeating them; with them added
+    # back, its call is the one the command made.
+    block = re.search(
+        r"automium_get_replay_summary with[^\n]*:\n(`{3,})json\n(.*?)\n\1", text, re.S
+    )
+    assert block is not None, text
+    call = {**json.loads(block.group(2)), "events": failed_run.events}
     assert call == failed_run.summary_input
+    assert f"the {len(failed_run.events)} events you gave this prompt, unchanged" in text
