@@ -124,6 +124,7 @@ def _shown(location: Location) -> list[Element]:
         for e in view.elements()
         if view.name(e)
         and e.role in targets.ROLES
+        and e.ancestors  # not the page's own document (see ``DOCUMENT_ROOT``)
         and location.visible(e)
         and not observed.uncertain(e, location)
     ]
