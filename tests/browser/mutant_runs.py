@@ -31,7 +31,7 @@ from tests.journey_mutants import CLASSES, VERDICTS, Mutant, mutants, static_ver
 TIMEOUT_MS = 1000
 """Each action's and assertion's bound: the apps render synchronously, so a second is
 ample for what holds, and a failing assertion costs at most that per attempt."""
-CI_PER_CLASS = 42
+CI_PER_CLASS = 45
 QUICK_PER_CLASS = 1
 WORKERS = 2
 PASSED, FAILED = "passed", "failed"

@@ -2,8 +2,8 @@
 names the risk; correct ones with dynamic content compile (:mod:`tests.journey_mutants`).
 
 The full set (some 2,000 mutants, about 5 s) runs under ``CI=true`` and with
-``python -m tests.journey_mutants``; ``make test`` runs every tenth. The real run's outcome
-(``automium run``) plugs in through ``confusion(..., real=...)``.
+``python -m tests.journey_mutants``; ``make test`` runs every tenth. The real runs'
+column: ``tests/browser/test_mutants_for_real.py``.
 """
 
 from __future__ import annotations
