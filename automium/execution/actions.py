@@ -123,10 +123,15 @@ def _on_target(  # noqa: PLR0912 - one branch per intent
         found.clear()
     elif intent == "select_option":
         return "selected " + ",".join(found.select_option(label=step.value))
-    elif intent == "check":
-        found.check()
-    elif intent == "uncheck":
-        found.uncheck()
+    elif intent in ("check", "uncheck"):
+        # Playwright returns at once from a box already so, even one a modal dialog covers;
+        # a user would have to reach it first (compile refuses it): a trial click waits for
+        # the box to be reachable, as any click does.
+        found.click(trial=True)
+        if intent == "check":
+            found.check()
+        else:
+            found.uncheck()
     elif intent == "press_key":
         # Playwright presses on an element that cannot take focus without complaint, and
         # the key lands on the page; a user could not press it there (compile refuses it).

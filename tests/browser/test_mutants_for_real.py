@@ -21,6 +21,7 @@ from tests.browser.mutant_runs import (
     chosen,
     false_refusals,
     measure,
+    render,
     silent_failures,
 )
 from tests.journey_mutants import CLASSES
@@ -30,7 +31,9 @@ CI = os.environ.get("CI") == "true"
 
 @pytest.fixture(scope="module")
 def measured(chromium_browser: Browser) -> list[Measured]:
-    return measure(chosen(CI_PER_CLASS if CI else QUICK_PER_CLASS), chromium_browser)
+    found = measure(chosen(CI_PER_CLASS if CI else QUICK_PER_CLASS), chromium_browser)
+    print("\n" + render(found))  # the matrix, with ``pytest -s``
+    return found
 
 
 def test_the_measured_set_spans_every_class_and_300_wrong_journeys_under_ci(
