@@ -150,9 +150,24 @@ def silent_failures(measured: Sequence[Measured]) -> list[str]:
     ]
 
 
-def false_refusals(measured: Sequence[Measured]) -> list[str]:
-    """Journeys compile refused that pass for real."""
-    return [m.mutant.name for m in measured if (m.real, m.static) == (PASSED, "refused")]
+def false_refusals(measured: Sequence[Measured], *, vacuous: bool = False) -> list[str]:
+    """Journeys compile refused that pass for real: those that pass only vacuously (see
+    :func:`passes_vacuously`) with ``vacuous``, the others without."""
+    return [
+        m.mutant.name
+        for m in measured
+        if (m.real, m.static) == (PASSED, "refused") and passes_vacuously(m.mutant) == vacuous
+    ]
+
+
+def passes_vacuously(mutant: Mutant) -> bool:
+    """A ``hidden`` assertion on a name nowhere in the app: a run passes it, as nothing of
+    that name is ever shown, and compile refuses it (issue 23: a target that exists nowhere
+    in the app is always refused; it is a typo, and the assertion checks nothing)."""
+    return mutant.klass == "target" and any(
+        a["kind"] == "hidden" and a.get("target", {}).get("name", "").endswith(" Zzq")
+        for a in mutant.journey["assertions"]
+    )
 
 
 def main() -> None:
