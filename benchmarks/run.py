@@ -74,6 +74,24 @@ def _measure(s: Settings, command: str) -> Results:
     )
 
 
+def _mutants_for_real(*, quick: bool) -> str:
+    """The confusion matrix of compile's static verdicts and the real runs of the CI set of
+    mutants (issue 23; ``tests/browser/test_mutants_for_real.py`` asserts it)."""
+    from tests.browser import mutant_runs  # noqa: PLC0415 - Playwright, only for this section
+
+    per_class = mutant_runs.QUICK_PER_CLASS if quick else mutant_runs.CI_PER_CLASS
+    started = time.perf_counter()
+    measured = mutant_runs.measure(mutant_runs.chosen(per_class), progress=_progress)
+    wall = time.perf_counter() - started
+    return (
+        "## Compile's verdicts against real runs\n\n"
+        f"Each mutant of `tests/journey_mutants.py` compiled, then run in headless Chromium "
+        f"({mutant_runs.WORKERS} at a time, {wall:.0f} s): rows are the real outcome, "
+        "columns the static verdict (`valid-unchecked`: valid with an unchecked item or a "
+        "warning naming the cause).\n\n```\n" + mutant_runs.render(measured) + "\n```\n"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="tiny counts: a smoke run")
@@ -102,7 +120,10 @@ def main(argv: list[str] | None = None) -> int:
 
     _progress("automium run: side by side with a plain Playwright script, then throughput")
     runs = execution.section(2 if args.quick else 10, _progress)
-    args.output.write_text(render(results) + "\n" + runs, encoding="utf-8")
+    _progress("compile's verdicts against real runs: the mutants' confusion matrix")
+    verdicts = _mutants_for_real(quick=args.quick)
+    print(verdicts)
+    args.output.write_text(render(results) + "\n" + runs + "\n" + verdicts, encoding="utf-8")
     _progress(f"wrote {args.output} in {results.wall_s:.0f} s")
     return 0
 

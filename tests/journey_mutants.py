@@ -10,8 +10,9 @@ mutants grows with the corpus, not with a list of cases.
 
 The static verdict is one of ``refused``, ``valid-unchecked`` (valid, with an unchecked
 item or a warning naming the cause), or ``valid`` (silently: nothing says it may fail).
-A second column, the real outcome (``automium run JOURNEY_FILE --json``: exit 0 passed,
-1 failed, 2 refused), plugs in through :func:`confusion`'s ``real`` callable.
+The real outcome, each mutant run in headless Chromium by the executor (refused ones too),
+is :mod:`tests.browser.mutant_runs`; it plugs in through :func:`confusion`'s ``real``
+callable, and ``tests/browser/test_mutants_for_real.py`` asserts the matrix.
 """
 
 from __future__ import annotations
@@ -125,6 +126,7 @@ def _shown(location: Location) -> list[Element]:
         for e in view.elements()
         if view.name(e)
         and e.role in targets.ROLES
+        and e.ancestors  # not the page's own document: no browser finds it by a name
         and location.visible(e)
         and not observed.uncertain(e, location)
     ]

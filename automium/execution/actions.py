@@ -65,7 +65,13 @@ def perform(  # noqa: PLR0917 - one call site, in executor order
         )
     except Error as error:
         return ActionResult(shown, _ms(started), error=_first_line(error), reason="error")
+    except Unperformable as error:
+        return ActionResult(shown, _ms(started), error=str(error), reason="not_actionable")
     return ActionResult(shown, _ms(started), result=result)
+
+
+class Unperformable(Exception):
+    """A step Playwright would carry out without effect where a user could not."""
 
 
 def _do(  # noqa: PLR0917
@@ -83,8 +89,11 @@ def _do(  # noqa: PLR0917
         response = page.goto(base + path, wait_until="load")
         return f"loaded {path} ({response.status if response else 'no response'})"
     if intent == "go_back":
-        response = page.go_back(wait_until="load")
-        return "went back" if response else "no page to go back to"
+        # With no history, Playwright does nothing and says so with None: as a user would
+        # find the Back button greyed out, the step fails (compile refuses it too).
+        if page.go_back(wait_until="load") is None:
+            raise Unperformable("no page to go back to")
+        return "went back"
     if intent == "scroll" and found is None:
         direction = step.direction.value
         if direction in ("up", "down"):
@@ -115,11 +124,23 @@ def _on_target(  # noqa: PLR0912 - one branch per intent
         found.clear()
     elif intent == "select_option":
         return "selected " + ",".join(found.select_option(label=step.value))
-    elif intent == "check":
-        found.check()
-    elif intent == "uncheck":
-        found.uncheck()
+    elif intent in ("check", "uncheck"):
+        # Playwright returns at once from a box already so, even one a modal dialog covers;
+        # a user would have to reach it first (compile refuses it): a trial click waits for
+        # the box to be reachable, as any click does.
+        found.click(trial=True)
+        if intent == "check":
+            found.check()
+        else:
+            found.uncheck()
     elif intent == "press_key":
+        # Playwright presses on an element that cannot take focus without complaint, and
+        # the key lands on the page; a user could not press it there (compile refuses it).
+        found.focus()
+        if not found.evaluate(
+            "e => e === document.activeElement || e.contains(document.activeElement)"
+        ):
+            raise Unperformable(f"{step.key} pressed on an element that cannot take focus")
         found.press(step.key)
     elif intent == "hover":
         found.hover()

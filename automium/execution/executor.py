@@ -22,7 +22,7 @@ import json
 import os
 import zipfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -47,6 +47,7 @@ from automium.hosting.bundles import secret
 from automium.journeys.checked import CheckedJourney, checked_journey
 from automium.journeys.node_captions import step_label
 from automium.journeys.page_checks import Visit
+from automium.journeys.validate import check_journey
 from automium.runs.submission import run_id_for
 
 if TYPE_CHECKING:
@@ -72,6 +73,9 @@ class Options:
     timeout_ms: int = 5000  # each action's and each assertion's bound
     faults: tuple[Fault, ...] = ()
     repetition: int = 1
+    # A failed run's video is encoded from its trace; measuring compile against hundreds of
+    # failing runs goes without, as encoding costs more than the run.
+    video: bool = True
 
 
 @dataclass
@@ -117,10 +121,30 @@ def base_run_id(checked: CheckedJourney) -> str:
     return run_id_for(checked, request)
 
 
-def run_journey(document: Json, browser: Browser, options: Options) -> Outcome:
-    """Compile ``document`` (raises ``AutomiumError`` when compile refuses it), then run it."""
-    find("automium_compile_journey").answer(document)  # refused exactly as compile refuses
-    return _Run(document, checked_journey(document), browser, options).run()
+def run_journey(
+    document: Json, browser: Browser, options: Options, *, refused_too: bool = False
+) -> Outcome:
+    """Compile ``document`` (raises ``AutomiumError`` when compile refuses it), then run it.
+
+    ``refused_too``, for the tests that measure compile against real runs only: a journey
+    compile refuses runs anyway, on the pages its walk knows (a step past them acts on its
+    target as written), so a false refusal shows up as a run that passes. It must still be
+    a ``journey.v1`` document of a known app and fixture."""
+    if not refused_too:
+        find("automium_compile_journey").answer(document)  # refused exactly as compile refuses
+        return _Run(document, checked_journey(document), browser, options).run()
+    walk = check_journey(document).walk
+    if walk is None:
+        raise ValueError("a journey of an unknown app or fixture cannot run")
+    known = {v.step_id: v for v in walk.visits}
+    walk = replace(
+        walk,
+        visits=[
+            known.get(s["id"], Visit(i, s["id"], None, None, None))
+            for i, s in enumerate(document["steps"])
+        ],
+    )
+    return _Run(document, CheckedJourney(document, walk), browser, options, refused=True).run()
 
 
 class _Run:
@@ -130,6 +154,8 @@ class _Run:
         checked: CheckedJourney,
         browser: Browser,
         options: Options,
+        *,
+        refused: bool = False,
     ) -> None:
         journey = checked.model
         self.document = document
@@ -137,6 +163,7 @@ class _Run:
         self.visits: Sequence[Visit] = tuple(checked.walk.visits)
         self.browser = browser
         self.options = options
+        self.refused = refused
         self.fixture = corpus.get_fixture(journey.fixture_id, journey.app_id)
         self.profile = corpus.get_environment_profile(self.fixture.environment_profile_id)
         self.routes = Routes.of(self.fixture)
@@ -489,8 +516,12 @@ class _Run:
         self.dir.write("replay.jsonl", self._masked(self.replay.ndjson().decode()).encode())
         self.dir.record("replay-log", "replay.jsonl")
         manifest_input = self.dir.manifest_input(verdict.value, self.retries, self.document)
-        manifest = self.dir.manifest(verdict.value, self.retries, self.document)
-        self.dir.write("manifest.json", json.dumps(manifest, indent=1).encode())
+        # A manifest holds its journey, which must compile: a refused one's run has none.
+        manifest = (
+            {} if self.refused else self.dir.manifest(verdict.value, self.retries, self.document)
+        )
+        if manifest:
+            self.dir.write("manifest.json", json.dumps(manifest, indent=1).encode())
         outcome = Outcome(
             run_id=self.run_id,
             journey=self.journey,
@@ -520,7 +551,11 @@ class _Run:
         folder = self.dir.folder
         traces = _traces(folder)
         files += [("trace", p.relative_to(folder).as_posix()) for p in traces]
-        if verdict is Verdict.FAILED and video.encode(traces, self.dir.path("video.webm")):
+        if (
+            verdict is Verdict.FAILED
+            and self.options.video
+            and video.encode(traces, self.dir.path("video.webm"))
+        ):
             files.append(("video", "video.webm"))
         return files
 

@@ -165,9 +165,14 @@ def matches(element: Element, role: str, name: str, view: View) -> bool:
     """Whether ``element`` matches ``role`` and ``name`` under the rule above.
 
     An element named after an entity the page does not know (a new order, say) matches any
-    name of its role: the model cannot tell, so it does not refuse.
+    name of its role: the model cannot tell, so it does not refuse. The page's own document
+    matches no target.
     """
     if element.role != role:
+        return False
+    if not element.ancestors and role == "document":
+        # The page itself: a browser gives its document no accessible name (the title is
+        # not one), so getByRole finds no document by the name the model shows for it.
         return False
     own = view.name(element)
     return own is None or same_name(own, name)

@@ -71,6 +71,7 @@ def _named(location: Location, *, visible: bool) -> list[Element]:
         for e in view.elements()
         if e.role in targets.ROLES
         and view.name(e)
+        and e.ancestors  # the page's own document is no target: a browser gives it no name
         and (location.visible(e) or not visible)
         # TodoMVC's rows, counter and Clear completed follow its list, not the page model.
         and (e.role, e.name) not in _FOLLOWED

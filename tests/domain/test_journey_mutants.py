@@ -2,8 +2,8 @@
 names the risk; correct ones with dynamic content compile (:mod:`tests.journey_mutants`).
 
 The full set (some 2,000 mutants, about 5 s) runs under ``CI=true`` and with
-``python -m tests.journey_mutants``; ``make test`` runs every tenth. The real run's outcome
-(``automium run``) plugs in through ``confusion(..., real=...)``.
+``python -m tests.journey_mutants``; ``make test`` runs every tenth. The real runs'
+column: ``tests/browser/test_mutants_for_real.py``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from tests.journey_mutants import (
     UNCHECKED,
     VALID,
     Mutant,
+    _journey,
     by_class,
     confusion,
     mutants,
@@ -90,3 +91,26 @@ def test_the_confusion_matrix_takes_the_real_outcome_from_a_callable() -> None:
         ("passed" if i < 3 else "failed", static_verdict(m.journey)) for i, m in enumerate(sample)
     )
     assert "expected \\ static" in render(counts)
+
+
+def test_the_pages_own_document_is_refused_as_a_target_as_no_browser_finds_it_by_its_title() -> (
+    None
+):
+    # Found by measuring against real runs: compile matched the page's document by the
+    # route's title and called ``visible document "All todos"`` valid; Chromium gives the
+    # document no name, so it failed for real.
+    journey = _journey(
+        "todo-mvc.the-page-itself",
+        "todo-mvc",
+        "todo-mvc.empty",
+        [{"intent": "navigate", "route": "all"}],
+        [
+            {
+                "kind": "visible",
+                "target": {"role": "document", "name": "All todos"},
+                "afterStep": "s0",
+            }
+        ],
+    )
+
+    assert static_verdict(journey) == REFUSED
