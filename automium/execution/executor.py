@@ -47,7 +47,7 @@ from automium.hosting.bundles import secret
 from automium.journeys.checked import CheckedJourney, checked_journey
 from automium.journeys.node_captions import step_label
 from automium.journeys.page_checks import Visit
-from automium.journeys.validate import check_journey
+from automium.journeys.checking import check_journey
 from automium.runs.submission import run_id_for
 
 if TYPE_CHECKING:

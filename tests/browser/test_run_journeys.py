@@ -74,7 +74,9 @@ def test_the_modeled_timeline_and_the_real_run_agree(passing_run: Runner, journe
     def steps(events: list[dict[str, object]] | tuple[dict[str, object], ...]) -> list[object]:
         return [e["stepId"] for e in events if e["type"] == "action.performed"]
 
-    def outcomes(events: list[dict[str, object]] | tuple[dict[str, object], ...]) -> list[object]:
+    def outcomes(
+        events: list[dict[str, object]] | tuple[dict[str, object], ...],
+    ) -> list[tuple[object, object]]:
         return [
             (e["type"], e["payload"]["assertionId"])  # type: ignore[index]
             for e in events
