@@ -195,45 +195,44 @@ def test_the_contracts_facade_does_import_the_generated_package() -> None:
     assert offenders([FACADE], frozenset({GENERATED}))
 
 
-@pytest.mark.subprocess
-def test_starting_the_mcp_server_loads_no_browser_module() -> None:
-    code = (
-        "import sys; from automium.mcp_server.server import build_server; build_server(); "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'playwright' "
-        "or m.startswith(('automium.hosting', 'automium.execution'))))"
-    )
-
+def _modules_loaded(code: str, loaded: str) -> str:
+    """What a fresh interpreter prints after running ``code``: the sorted names of the loaded
+    modules ``m`` for which the expression ``loaded`` holds."""
     result = subprocess.run(
-        [sys.executable, "-c", code],
+        [
+            sys.executable,
+            "-c",
+            f"{code}; import sys; print(sorted(m for m in sys.modules if {loaded}))",
+        ],
         capture_output=True,
         text=True,
         check=False,
         cwd=ROOT,
         timeout=60,
     )
-
     assert (result.returncode, result.stderr) == (0, "")
-    assert result.stdout == "[]\n"
+    return result.stdout
+
+
+@pytest.mark.subprocess
+def test_starting_the_mcp_server_loads_no_browser_module() -> None:
+    loaded = _modules_loaded(
+        "from automium.mcp_server.server import build_server; build_server()",
+        "m.split('.')[0] == 'playwright' "
+        "or m.startswith(('automium.hosting', 'automium.execution'))",
+    )
+
+    assert loaded == "[]\n"
 
 
 @pytest.mark.subprocess
 def test_importing_the_capability_and_prompt_tables_loads_no_mcp_module() -> None:
-    code = (
-        "import automium.capabilities, automium.guidance, sys; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types')))"
+    loaded = _modules_loaded(
+        "import automium.capabilities, automium.guidance",
+        "m.split('.')[0] in ('mcp', 'mcp_types')",
     )
 
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-        timeout=60,
-    )
-
-    assert (result.returncode, result.stderr) == (0, "")
-    assert result.stdout == "[]\n"
+    assert loaded == "[]\n"
 
 
 # --- export -------------------------------------------------------------------------------

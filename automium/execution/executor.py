@@ -45,10 +45,11 @@ from automium.execution.snapshots import parse_aria, semantic_snapshot
 from automium.hosting import AppServer, Fault
 from automium.hosting.bundles import secret
 from automium.journeys.checked import CheckedJourney, checked_journey
+from automium.journeys.checking import check_journey
 from automium.journeys.node_captions import step_label
 from automium.journeys.page_checks import Visit
-from automium.journeys.checking import check_journey
 from automium.runs.submission import run_id_for
+from automium.runs.timeline import decision_of
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Dialog, Frame, Page
@@ -306,8 +307,6 @@ class _Run:
         return kind
 
     def _decide(self, page: Page, step: Any, attempt: int) -> None:
-        target = getattr(step, "target", None)
-        locator = getattr(target, "root", target)
         matched = self.routes.match(page.url)
         request = {
             "goal": self.journey.goal[:200],
@@ -318,18 +317,7 @@ class _Run:
         }
         self.replay.emit(L.PLANNER, "decision.requested", request, step=step.id)
         decision = {
-            "plannerId": PLANNER["id"],
-            "intent": step.intent,
-            "targetRole": getattr(locator, "role", None),
-            "targetName": getattr(locator, "name", None),
-            "targetNth": getattr(locator, "nth", None),
-            "targetRef": getattr(locator, "ref", None),
-            "value": None if getattr(step, "secret_ref", None) else getattr(step, "value", None),
-            "secretRef": getattr(step, "secret_ref", None),
-            "route": getattr(step, "route", None),
-            "entity": getattr(step, "entity", None),
-            "key": getattr(step, "key", None),
-            "rationale": f"Step {step.id}: {step_label(to_document(step))}"[:200],
+            **decision_of(step, PLANNER["id"], step_label(to_document(step))),
             "inputTokens": 0,
             "outputTokens": 0,
             "latencyMs": 0,

@@ -160,6 +160,32 @@ class _Clock:
         return self.seq - 1
 
 
+def decision_of(step: Any, planner_id: str, label: str, *, wrong: bool = False) -> dict[str, Any]:
+    """What a planner decides for ``step`` (``planner-adapter.v1``'s decision, without its
+    costs): the step's own intent, target and value, never a secret's value. ``wrong``: the
+    planner picked another element than the step's (a modeled planner failure)."""
+    target = getattr(step, "target", None)
+    locator = getattr(target, "root", target)
+    return {
+        "plannerId": planner_id,
+        "intent": step.intent,
+        "targetRole": getattr(locator, "role", None),
+        "targetName": (
+            f"{getattr(locator, 'name', '')} (another element)"
+            if wrong
+            else getattr(locator, "name", None)
+        ),
+        "targetNth": getattr(locator, "nth", None),
+        "targetRef": getattr(locator, "ref", None),
+        "value": None if getattr(step, "secret_ref", None) else getattr(step, "value", None),
+        "secretRef": getattr(step, "secret_ref", None),
+        "route": getattr(step, "route", None),
+        "entity": getattr(step, "entity", None),
+        "key": getattr(step, "key", None),
+        "rationale": f"Step {step.id}: {label}"[:200],
+    }
+
+
 def timeline(
     run_id: str,
     journey: CheckedJourney,
@@ -304,25 +330,8 @@ class _Modeler:
             },
             step=step.id,
         )
-        target = getattr(step, "target", None)
-        locator = getattr(target, "root", target)
         decision = {
-            "plannerId": self.planner_id,
-            "intent": step.intent,
-            "targetRole": getattr(locator, "role", None),
-            "targetName": (
-                f"{getattr(locator, 'name', '')} (another element)"
-                if wrong
-                else getattr(locator, "name", None)
-            ),
-            "targetNth": getattr(locator, "nth", None),
-            "targetRef": getattr(locator, "ref", None),
-            "value": None if getattr(step, "secret_ref", None) else getattr(step, "value", None),
-            "secretRef": getattr(step, "secret_ref", None),
-            "route": getattr(step, "route", None),
-            "entity": getattr(step, "entity", None),
-            "key": getattr(step, "key", None),
-            "rationale": f"Step {step.id}: {self.labels[step.id]}"[:200],
+            **decision_of(step, self.planner_id, self.labels[step.id], wrong=wrong),
             "inputTokens": INPUT_TOKENS_PER_DECISION,
             "outputTokens": round(OUTPUT_TOKENS_PER_DECISION * self.profile.verbosity),
             "latencyMs": self._decision_ms(),
