@@ -132,6 +132,8 @@ PAGE_RULES = frozenset(
         ErrorCode.UNKNOWN_FILE_REF,
         ErrorCode.LITERAL_SECRET,
         ErrorCode.ROUTE_NOT_REACHED,
+        ErrorCode.ASSERTION_CONTRADICTED,  # an assertion the page models say would fail
+        ErrorCode.STEP_NOT_POSSIBLE,  # go_back with no earlier page
         INVALID,  # duplicate ids, a dangling afterStep
     }
 )
