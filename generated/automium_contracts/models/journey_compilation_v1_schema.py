@@ -206,8 +206,8 @@ class JourneyCompilation(BaseModel):
     unchecked: Annotated[
         list[Unchecked],
         Field(
-            description="What only a run can prove (automium run), in input order: each step or assertion compile could not check against the page models, and why.",
-            max_length=200,
+            description="What only a run can prove (automium run), in input order: each step or assertion compile could not check against the page models, and why; each at most once, so at most a journey's 1000 steps and 1000 assertions.",
+            max_length=2000,
         ),
     ]
     graph_summary: Annotated[
