@@ -28,6 +28,7 @@ from automium.hosting.bundles import app_root, fixture_state, matching_account
 
 LOOPBACK = "127.0.0.1"
 _BOOT_MARK = "<!--automium:boot-->"
+_POLL_SECONDS = 0.02
 _MAX_BODY = 64 * 1024
 # Files a page may load: the app's own, and the fixture files a journey uploads.
 _FILE_FOLDERS = ("static", "files")
@@ -81,8 +82,13 @@ class AppServer:
         return self._shell.replace(_BOOT_MARK, tags, 1)
 
     def start(self) -> AppServer:
+        # stop() waits for the serving loop to see the shutdown flag, once per poll: the
+        # default half second was most of a hosting test's time.
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, name=f"serve-{self.app_id}", daemon=True
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": _POLL_SECONDS},
+            name=f"serve-{self.app_id}",
+            daemon=True,
         )
         self._thread.start()
         return self
