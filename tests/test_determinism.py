@@ -28,7 +28,7 @@ from automium import corpus
 from automium.contracts import to_document
 from automium.errors import AutomiumError
 from automium.guidance import find
-from automium.journeys import compile_journey, render_mermaid
+from automium.journeys import compilation_document, render_mermaid
 from automium.mcp_server.tools import call_result
 from tests.cases import prompt_refusals, prompt_renders, tool_refusals, tool_successes
 
@@ -44,8 +44,8 @@ for case, prompt, refusal in prompt_refusals():
     except AutomiumError as refused:
         produced["prompt " + case] = refused.to_tool_error().model_dump(mode="json")
 for journey in corpus.reference_journeys():
-    graph = compile_journey(to_document(journey)).graph
-    produced["mermaid " + journey.id] = render_mermaid(to_document(graph))
+    graph = compilation_document(to_document(journey))["graph"]
+    produced["mermaid " + journey.id] = render_mermaid(graph)
 print(json.dumps(produced))
 """
 

@@ -5,21 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from automium import corpus
-from automium.contracts import JourneyCompilation
 from automium.journeys.checked import CheckedJourney, checked_journey
 from automium.journeys.graph import build_graph
 from automium.journeys.mermaid import render_mermaid
 
 
-def compile_journey(document: object) -> JourneyCompilation:
-    """The compilation of a journey document, or :class:`AutomiumError` with every problem."""
-    # One validation of the whole document, in pydantic-core: the graph's nodes are many.
-    return JourneyCompilation.model_validate(compilation_document(document))
-
-
 def compilation_document(document: object) -> dict[str, Any]:
-    """:func:`compile_journey`'s output as its ``journey-compilation.v1`` document, built
-    directly (what an answer sends; the model would only be dumped back to it)."""
+    """The ``journey-compilation.v1`` document of a journey document (what compile answers),
+    or :class:`AutomiumError` with every problem."""
     return compilation_of(checked_journey(document))
 
 

@@ -5,7 +5,7 @@ after it, then ``pass``; every step and assertion also has an ``exhausted`` edge
 terminal its recovery policy names (``fail`` or ``blocked``). Retrying is a node attribute
 (``retryBudget``), never a back-edge, so the graph is acyclic by construction and every
 node reaches an exit. It is built from the journey document as the contract accepted it,
-as the wire spells it, and becomes a model once, in ``compile_journey``.
+as the wire spells it, and sent as built: no model of it is made.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import pytest
 from automium.accessible_names import WHITE_SPACE, normalized, same_name
 from automium.contracts import ErrorCode
 from automium.errors import AutomiumError
-from automium.journeys import compile_journey
+from automium.journeys import compilation_document
 from tests.cases import reference_journey
 
 # (a name written for the button "Add to cart", whether Playwright finds that button)
@@ -45,10 +45,10 @@ def test_compile_accepts_exactly_the_names_playwright_finds(name: str, found: bo
     journey = reference_journey()
     journey["steps"][3]["target"] = {"role": "button", "name": name, "nth": 0}
     if found:
-        assert compile_journey(journey).journey_ref
+        assert compilation_document(journey)["journeyRef"]
         return
     with pytest.raises(AutomiumError) as refused:
-        compile_journey(journey)
+        compilation_document(journey)
     assert [(p.code, p.path) for p in refused.value.problems[:1]] == [
         (ErrorCode.UNKNOWN_TARGET, "/steps/3/target")
     ]

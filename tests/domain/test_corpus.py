@@ -17,7 +17,7 @@ from automium import corpus
 from automium.contracts import ErrorCode, Fixture, Journey, to_document
 from automium.corpus.pages import View, page, pages
 from automium.errors import AutomiumError
-from automium.journeys import check_journey, compile_journey
+from automium.journeys import check_journey, compilation_document
 from automium.journeys.page_walk import open_route
 from automium.journeys.targets import matches
 from automium.validation import check
@@ -208,8 +208,8 @@ def test_every_fixture_has_a_reference_journey_and_each_one_compiles(fixture_id:
 
     assert len(journeys) >= 1
     for journey in journeys:
-        compilation = compile_journey(to_document(journey))
-        assert compilation.journey_id == journey.id
+        compilation = compilation_document(to_document(journey))
+        assert compilation["journeyId"] == journey.id
 
 
 def test_reference_journey_ids_are_unique() -> None:
@@ -449,9 +449,9 @@ def test_a_page_opened_for_an_entity_is_named_after_it(fixture_id: str) -> None:
 def test_every_reference_journey_compiles_as_valid_with_no_warning(journey_id: str) -> None:
     journey = next(j for j in corpus.reference_journeys() if j.id == journey_id)
 
-    compilation = compile_journey(to_document(journey))
+    compilation = compilation_document(to_document(journey))
 
-    assert (compilation.valid, compilation.warnings) == (True, [])
+    assert (compilation["valid"], compilation["warnings"]) == (True, [])
 
 
 @pytest.mark.parametrize("journey_id", REFERENCE_IDS)
@@ -556,10 +556,10 @@ def test_enter_in_the_one_time_code_field_verifies_as_its_frames_default_button_
     assert steps[-1]["id"] == "verify"
     steps[-1] = {"id": "verify", "intent": "press_key", "key": "Enter"}
 
-    compilation = compile_journey(journey)
+    compilation = compilation_document(journey)
 
-    assert compilation.valid is True
-    assert compilation.warnings == []
+    assert compilation["valid"] is True
+    assert compilation["warnings"] == []
 
 
 def test_a_transfer_then_its_new_balance_on_accounts_compiles_without_a_warning() -> None:
@@ -580,10 +580,10 @@ def test_a_transfer_then_its_new_balance_on_accounts_compiles_without_a_warning(
         }
     )
 
-    compilation = compile_journey(journey)
+    compilation = compilation_document(journey)
 
-    assert compilation.valid is True
-    assert compilation.warnings == []
+    assert compilation["valid"] is True
+    assert compilation["warnings"] == []
 
 
 def _walk(node: dict[str, Any]) -> Iterator[dict[str, Any]]:

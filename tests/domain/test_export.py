@@ -36,7 +36,7 @@ from automium.export.plan import (
     secret_env,
 )
 from automium.export.routes import route_path, route_pattern
-from automium.journeys import compile_journey
+from automium.journeys import compilation_document
 from tests.cases import journey_with, reference_journey
 from tests.conftest import examples
 from tests.domain.page_journeys import valid_journeys
@@ -132,7 +132,7 @@ def test_every_python_export_is_valid_python_with_one_test_on_the_page_fixture(
 @pytest.mark.parametrize("journey_id", REFERENCE_IDS)
 def test_the_header_names_the_ref_and_how_to_serve_and_run_the_file(journey_id: str) -> None:
     document = reference_journey(journey_id)
-    ref = compile_journey(document).journey_ref
+    ref = compilation_document(document)["journeyRef"]
     serve = f"automium apps serve --app {document['appId']} --fixture {document['fixtureId']}"
 
     for fmt, run in (("ts", "npx playwright test "), ("py", "pytest test_")):
@@ -546,12 +546,12 @@ def test_a_journey_compile_refuses_exports_nothing_and_says_why() -> None:
 
 
 def test_asking_for_an_export_does_not_change_the_journeys_ref() -> None:
-    plain = compile_journey(reference_journey())
-    with_export = compile_journey(journey_with(export=["ts"]))
+    plain = compilation_document(reference_journey())
+    with_export = compilation_document(journey_with(export=["ts"]))
 
-    assert with_export.journey_ref == plain.journey_ref
-    assert plain.exports is None
-    assert [e.file_name for e in with_export.exports or ()] == ["shop-lite.buy-one-mug.spec.ts"]
+    assert with_export["journeyRef"] == plain["journeyRef"]
+    assert "exports" not in plain
+    assert [e["fileName"] for e in with_export["exports"]] == ["shop-lite.buy-one-mug.spec.ts"]
 
 
 # --- any journey that compiles -----------------------------------------------------------------

@@ -17,14 +17,13 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from automium import corpus
-from automium.contracts import ErrorCode, Intent, JourneyGraph, NodeType, to_document
+from automium.contracts import ErrorCode, Intent, NodeType
 from automium.errors import AutomiumError
-from automium.journeys import build_graph, check_journey, compile_journey, render_mermaid
+from automium.journeys import build_graph, check_journey, compilation_document, render_mermaid
 from automium.validation import check
 from tests.cases import WORKED_EXAMPLE, reference_journey
 from tests.conftest import examples
 from tests.domain.page_journeys import valid_journeys
-from tests.filled import filled
 from tests.mutations import Document, Mutation, append_at, drop_at, set_at
 
 INTENTS = tuple(i.value for i in Intent)
@@ -35,18 +34,18 @@ def codes_and_paths(problems: tuple[Any, ...]) -> list[tuple[ErrorCode, str]]:
     return [(p.code, p.path) for p in problems]
 
 
-def graph_problems(graph: JourneyGraph) -> list[str]:
+def graph_problems(graph: Document) -> list[str]:
     """What is wrong with a graph's shape; empty when it has one entry, reaches an exit
     from every node, and has no cycle."""
     problems: list[str] = []
-    ids = [n.id for n in graph.nodes]
-    entries = [n.id for n in graph.nodes if n.type is NodeType.ENTRY]
-    if entries != [graph.entry]:
-        problems.append(f"entry nodes {entries}, declared entry {graph.entry!r}")
-    exits = {e.root for e in graph.exits}
+    ids = [n["id"] for n in graph["nodes"]]
+    entries = [n["id"] for n in graph["nodes"] if n["type"] == NodeType.ENTRY]
+    if entries != [graph["entry"]]:
+        problems.append(f"entry nodes {entries}, declared entry {graph['entry']!r}")
+    exits = set(graph["exits"])
     successors: dict[str, set[str]] = {i: set() for i in ids}
-    for edge in graph.edges:
-        successors[edge.from_].add(edge.to)
+    for edge in graph["edges"]:
+        successors[edge["from"]].add(edge["to"])
     if any(successors[e] for e in exits):
         problems.append("an exit has outgoing edges")
     try:
@@ -68,7 +67,7 @@ def graph_problems(graph: JourneyGraph) -> list[str]:
 
 @pytest.mark.parametrize("journey_id", REFERENCE_IDS)
 def test_every_reference_journey_compiles_to_one_entry_and_no_cycle(journey_id: str) -> None:
-    assert graph_problems(filled(compile_journey(reference_journey(journey_id)).graph)) == []
+    assert graph_problems(compilation_document(reference_journey(journey_id))["graph"]) == []
 
 
 # A reviewer reads these in a PR: the graph as JSON (each node with its target's role and
@@ -77,24 +76,24 @@ def test_every_reference_journey_compiles_to_one_entry_and_no_cycle(journey_id: 
 def test_every_reference_journeys_graph_matches_its_json_snapshot(
     journey_id: str, snapshot_json: SnapshotAssertion
 ) -> None:
-    graph = filled(compile_journey(reference_journey(journey_id)).graph)
+    graph = compilation_document(reference_journey(journey_id))["graph"]
 
-    assert to_document(graph) == snapshot_json
+    assert graph == snapshot_json
 
 
 @pytest.mark.parametrize("journey_id", REFERENCE_IDS)
 def test_every_reference_journeys_mermaid_drawing_matches_its_markdown_snapshot(
     journey_id: str, snapshot_markdown: SnapshotAssertion
 ) -> None:
-    compilation = compile_journey({**reference_journey(journey_id), "mermaid": True})
+    compilation = compilation_document({**reference_journey(journey_id), "mermaid": True})
 
-    assert compilation.mermaid == snapshot_markdown
+    assert compilation["mermaid"] == snapshot_markdown
 
 
 @pytest.mark.parametrize("journey_id", REFERENCE_IDS)
 def test_every_target_of_a_reference_journey_is_kept_on_its_graph_node(journey_id: str) -> None:
     document = reference_journey(journey_id)
-    nodes = {n["id"]: n for n in to_document(filled(compile_journey(document).graph))["nodes"]}
+    nodes = {n["id"]: n for n in compilation_document(document)["graph"]["nodes"]}
 
     for prefix, items in (("step", document["steps"]), ("assert", document["assertions"])):
         for item in items:
@@ -105,30 +104,30 @@ def test_a_credential_is_labelled_by_its_ref_in_the_graph_and_the_drawing() -> N
     document = reference_journey("bank-sandbox.transfer-to-savings")
     ref = "account:bank-sandbox/customer#one-time-code"
 
-    compilation = compile_journey({**document, "mermaid": True})
+    compilation = compilation_document({**document, "mermaid": True})
 
-    (node,) = [n for n in filled(compilation.graph).nodes if n.id == "step:enter-code"]
-    assert node.label == f"fill One-time code = {ref}"
-    assert compilation.mermaid is not None
-    assert "fill One-time code = account:bank-sandbox/customer#35;one-time-code" in (
-        compilation.mermaid
+    (node,) = [n for n in compilation["graph"]["nodes"] if n["id"] == "step:enter-code"]
+    assert node["label"] == f"fill One-time code = {ref}"
+    assert (
+        "fill One-time code = account:bank-sandbox/customer#35;one-time-code"
+        in (compilation["mermaid"])
     )
 
 
 def test_the_worked_example_compiles_to_a_straight_line_with_one_failure_exit() -> None:
-    compilation = compile_journey(reference_journey())
-    graph = filled(compilation.graph)
+    compilation = compilation_document(reference_journey())
+    graph = compilation["graph"]
 
     steps = ["open-home", "search", "submit", "add", "checkout", "pay"]
-    assert (compilation.journey_id, compilation.step_count, compilation.assertion_count) == (
-        WORKED_EXAMPLE,
-        6,
-        2,
-    )
-    assert compilation.corpus_version == corpus.CORPUS_VERSION
-    assert graph.entry == "entry"
-    assert [e.root for e in graph.exits] == ["pass", "fail"]
-    assert [n.id for n in graph.nodes] == [
+    assert (
+        compilation["journeyId"],
+        compilation["stepCount"],
+        compilation["assertionCount"],
+    ) == (WORKED_EXAMPLE, 6, 2)
+    assert compilation["corpusVersion"] == corpus.CORPUS_VERSION
+    assert graph["entry"] == "entry"
+    assert graph["exits"] == ["pass", "fail"]
+    assert [n["id"] for n in graph["nodes"]] == [
         "entry",
         *(f"step:{s}" for s in steps),
         "assert:confirmed",
@@ -136,9 +135,9 @@ def test_the_worked_example_compiles_to_a_straight_line_with_one_failure_exit() 
         "pass",
         "fail",
     ]
-    assert len(graph.edges) == 1 + 2 * 8
-    work = [n.id for n in graph.nodes[1:-2]]
-    assert [(e.from_, e.to, e.on.value) for e in graph.edges] == [
+    assert len(graph["edges"]) == 1 + 2 * 8
+    work = [n["id"] for n in graph["nodes"][1:-2]]
+    assert [(e["from"], e["to"], e["on"]) for e in graph["edges"]] == [
         ("entry", "step:open-home", "start"),
         *(
             edge
@@ -146,23 +145,23 @@ def test_the_worked_example_compiles_to_a_straight_line_with_one_failure_exit() 
             for edge in ((node, following, "success"), (node, "fail", "exhausted"))
         ),
     ]
-    assert all(n.retry_budget == 2 for n in graph.nodes[1:-2])
+    assert all(n["retryBudget"] == 2 for n in graph["nodes"][1:-2])
 
 
 def test_a_journey_that_marks_blocked_exits_to_blocked_instead_of_fail() -> None:
     document = reference_journey()
     document["recovery"]["onExhausted"] = "mark_blocked"
 
-    graph = filled(compile_journey(document).graph)
+    graph = compilation_document(document)["graph"]
 
-    assert [e.root for e in graph.exits] == ["pass", "blocked"]
-    assert graph.nodes[-1].type is NodeType.BLOCKED
-    assert {e.to for e in graph.edges if e.on.value == "exhausted"} == {"blocked"}
+    assert graph["exits"] == ["pass", "blocked"]
+    assert graph["nodes"][-1]["type"] == NodeType.BLOCKED
+    assert {e["to"] for e in graph["edges"] if e["on"] == "exhausted"} == {"blocked"}
 
 
 def test_compiling_the_same_journey_twice_gives_equal_documents() -> None:
-    first = to_document(compile_journey(reference_journey()))
-    second = to_document(compile_journey(reference_journey()))
+    first = compilation_document(reference_journey())
+    second = compilation_document(reference_journey())
 
     assert first == second
 
@@ -171,13 +170,12 @@ def test_a_typed_value_is_quoted_on_one_line_in_its_label_and_in_the_drawing() -
     document = reference_journey()
     document["steps"][1]["value"] = '#1 "big" <mug>\nbox'
 
-    compilation = compile_journey({**document, "mermaid": True})
+    compilation = compilation_document({**document, "mermaid": True})
 
-    assert filled(compilation.graph).nodes[2].label == 'fill Search = "#1 \\"big\\" <mug>\\nbox"'
-    assert compilation.mermaid is not None
+    assert compilation["graph"]["nodes"][2]["label"] == 'fill Search = "#1 \\"big\\" <mug>\\nbox"'
     assert (
         '    n2["fill Search = #quot;#35;1 \\#quot;big\\#quot; #lt;mug#gt;\\nbox#quot;"]\n'
-        in compilation.mermaid
+        in compilation["mermaid"]
     )
 
 
@@ -306,7 +304,7 @@ def test_an_invalid_journey_is_refused_with_each_code_and_path(
 
     assert codes_and_paths(check_journey(document).problems) == expected
     with pytest.raises(AutomiumError) as refused:
-        compile_journey(document)
+        compilation_document(document)
     assert codes_and_paths(refused.value.problems) == expected
 
 
@@ -353,7 +351,7 @@ def test_a_journey_with_many_defects_reports_all_of_them_in_one_pass() -> None:
     document["recovery"]["maxAttempts"] = 4
 
     with pytest.raises(AutomiumError) as refused:
-        compile_journey(document)
+        compilation_document(document)
 
     assert codes_and_paths(refused.value.problems) == [
         (INVALID, "/assertions/0/afterStep"),
@@ -401,16 +399,16 @@ PROPERTY_SETTINGS = settings(
 def test_every_valid_journey_compiles_to_an_acyclic_graph_whose_nodes_all_reach_an_exit(
     document: Document,
 ) -> None:
-    compilation = compile_journey(document)
-    graph = filled(compilation.graph)
+    compilation = compilation_document(document)
+    graph = compilation["graph"]
 
     assert graph_problems(graph) == []
-    assert len(graph.nodes) == 3 + len(document["steps"]) + len(document["assertions"])
-    assert (compilation.step_count, compilation.assertion_count) == (
+    assert len(graph["nodes"]) == 3 + len(document["steps"]) + len(document["assertions"])
+    assert (compilation["stepCount"], compilation["assertionCount"]) == (
         len(document["steps"]),
         len(document["assertions"]),
     )
-    assert check("journey-compilation.v1", to_document(compilation)) == []
+    assert check("journey-compilation.v1", compilation) == []
 
 
 @PROPERTY_SETTINGS
@@ -418,15 +416,15 @@ def test_every_valid_journey_compiles_to_an_acyclic_graph_whose_nodes_all_reach_
 def test_asking_for_mermaid_adds_the_drawing_of_the_same_graph_and_keeps_the_journey_ref(
     document: Document,
 ) -> None:
-    plain = compile_journey(document)
-    drawn = compile_journey({**document, "mermaid": True})
+    plain = compilation_document(document)
+    drawn = compilation_document({**document, "mermaid": True})
 
-    assert plain.mermaid is None
-    assert drawn.mermaid == render_mermaid(to_document(filled(drawn.graph)))
+    assert "mermaid" not in plain
+    assert drawn["mermaid"] == render_mermaid(drawn["graph"])
     # One line for the header, one per node and one per edge: nothing dropped or split.
-    graph = filled(drawn.graph)
-    assert drawn.mermaid.count("\n") == 1 + len(graph.nodes) + len(graph.edges)
-    assert (drawn.graph, drawn.journey_ref) == (plain.graph, plain.journey_ref)
+    graph = drawn["graph"]
+    assert drawn["mermaid"].count("\n") == 1 + len(graph["nodes"]) + len(graph["edges"])
+    assert (drawn["graph"], drawn["journeyRef"]) == (plain["graph"], plain["journeyRef"])
 
 
 @PROPERTY_SETTINGS
@@ -449,8 +447,8 @@ def test_an_intent_outside_the_vocabulary_is_an_unsupported_intent_at_that_step(
 def test_the_compiled_graph_is_the_graph_built_from_the_journey_document(
     document: Document,
 ) -> None:
-    # The compilation validates the graph into a model once; that must lose nothing.
-    assert to_document(filled(compile_journey(document).graph)) == build_graph(document)
+    # Compile sends the graph as it is built from the journey: nothing added or lost.
+    assert compilation_document(document)["graph"] == build_graph(document)
 
 
 def test_a_duplicate_step_id_comes_before_the_route_not_reached_it_causes() -> None:
@@ -459,7 +457,7 @@ def test_a_duplicate_step_id_comes_before_the_route_not_reached_it_causes() -> N
     journey["assertions"][0].update(afterStep="open-home", route="checkout")
 
     with pytest.raises(AutomiumError) as refused:
-        compile_journey(journey)
+        compilation_document(journey)
 
     assert [(p.code, p.path) for p in refused.value.problems] == [
         (ErrorCode.INVALID_INPUT, "/steps/4/id"),

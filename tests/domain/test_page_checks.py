@@ -23,7 +23,7 @@ from automium.accessible_names import normalized
 from automium.contracts import ErrorCode, UncheckedReason, WarningCode
 from automium.corpus.pages import page, pages
 from automium.errors import AutomiumError
-from automium.journeys import check_journey, compile_journey
+from automium.journeys import check_journey, compilation_document
 from automium.journeys.targets import locator_syntax
 from tests.cases import reference_journey
 from tests.conftest import examples
@@ -377,7 +377,7 @@ def test_a_step_or_assertion_the_pages_refute_is_refused_with_its_code_path_and_
 
     assert problems_of(document) == expected
     with pytest.raises(AutomiumError) as refused:
-        compile_journey(document)
+        compilation_document(document)
     assert [(p.code, p.path, p.allowed) for p in refused.value.problems] == expected
 
 
@@ -500,11 +500,11 @@ WARNINGS: list[tuple[str, str, Mutation, list[tuple[WarningCode, str]]]] = [
 def test_a_suspicious_journey_compiles_as_valid_with_each_warning_at_its_path(
     journey_id: str, mutate: Mutation, expected: list[tuple[WarningCode, str]]
 ) -> None:
-    compilation = compile_journey(edited(journey_id, mutate))
+    compilation = compilation_document(edited(journey_id, mutate))
 
-    assert compilation.valid is True
-    assert [(w.code, w.path) for w in compilation.warnings] == expected
-    assert all(w.message.strip() for w in compilation.warnings)
+    assert compilation["valid"] is True
+    assert [(w["code"], w["path"]) for w in compilation["warnings"]] == expected
+    assert all(w["message"].strip() for w in compilation["warnings"])
 
 
 LOST = set_at(
@@ -522,19 +522,20 @@ def test_after_an_unknown_effect_what_follows_is_listed_unchecked_until_the_next
     ]
     # ...after a link it cannot follow, unchecked and said so, step by step; the navigate
     # to checkout that follows is checked again.
-    compilation = compile_journey(edited(MUG, all_of(elsewhere, LOST)))
-    assert [(w.code, w.path) for w in compilation.warnings] == [
+    compilation = compilation_document(edited(MUG, all_of(elsewhere, LOST)))
+    assert [(w["code"], w["path"]) for w in compilation["warnings"]] == [
         (WarningCode.UNKNOWN_EFFECT, "/steps/1")
     ]
-    assert [(u.path, u.reason) for u in compilation.unchecked] == [
+    assert [(u["path"], u["reason"]) for u in compilation["unchecked"]] == [
         ("/steps/2", UncheckedReason.UNKNOWN_PAGE),
         ("/steps/3", UncheckedReason.UNKNOWN_PAGE),
     ]
     assert all(
-        u.message.endswith("proven only by a run (automium run)") for u in compilation.unchecked
+        u["message"].endswith("proven only by a run (automium run)")
+        for u in compilation["unchecked"]
     )
     with pytest.raises(AutomiumError) as refused:
-        compile_journey(
+        compilation_document(
             edited(MUG, all_of(elsewhere, LOST, set_at("steps", 5, "target", "name", value="Pay")))
         )
     assert [(p.code, p.path) for p in refused.value.problems] == [
@@ -569,7 +570,7 @@ def test_waiting_for_a_dialog_to_close_compiles_without_a_problem_or_a_warning()
         ),
     )
 
-    assert compile_journey(document).warnings == []
+    assert compilation_document(document)["warnings"] == []
 
 
 # --- property: any target renamed off its page is unknown_target there --------------------
