@@ -1,8 +1,8 @@
 """``python -m benchmarks.run`` (``make bench``): measure everything, write RESULTS.md.
 
 Order of work: stdio cold starts (interleaved run by run), stdio per-call latency
-(interleaved batch by batch), then the in-process growth of compare_planners and
-compile_journey. Progress goes to stderr; the report goes to ``--output``.
+(interleaved batch by batch), then the in-process growth of the compare_planners and
+compile_journey tools. Progress goes to stderr; the report goes to ``--output``.
 """
 
 from __future__ import annotations

@@ -36,7 +36,6 @@ from automium.benchmark.verdict import (
     verdict_document,
 )
 from automium.contracts import (
-    BenchmarkReport,
     ComparePlannersInput,
     ErrorCode,
     Journey,
@@ -82,7 +81,7 @@ def request_problems(request: ComparePlannersInput) -> list[Problem]:
     built without validation; the rest (corpus version, app ids, distinct planner ids, the
     repetition cap, the apps of given journeys, the consistency of recorded trials) the
     contract cannot express or leaves to the domain. Given journeys are checked against the
-    corpus by :func:`compare_planners`, which has their documents.
+    corpus by :func:`report_document`, which has their documents.
     """
     problems: list[Problem] = []
     if request.corpus_version != corpus.CORPUS_VERSION:
@@ -123,18 +122,13 @@ def request_problems(request: ComparePlannersInput) -> list[Problem]:
     return problems
 
 
-def compare_planners(document: object) -> BenchmarkReport:
-    """The comparison report of ``document`` (raw arguments, or a checked model).
+def report_document(document: object) -> dict[str, Any]:
+    """The comparison report of ``document`` (raw arguments, or a checked model) as its
+    ``benchmark-report.v1`` document, built directly: a report holds some 70 small models,
+    and building them only to dump them again was a third of a small comparison.
 
     Raises :class:`AutomiumError` with every problem of the request before any trial runs.
     """
-    return BenchmarkReport.model_validate(report_document(document))
-
-
-def report_document(document: object) -> dict[str, Any]:
-    """:func:`compare_planners`'s report as its ``benchmark-report.v1`` document, built
-    directly: a report holds some 70 small models, and building them only to dump them
-    again was a third of a small comparison."""
     if isinstance(document, BaseModel):  # an in-process caller with a model already built
         document = to_document(document)
     request, checked = _checked(document)

@@ -33,7 +33,7 @@ def run_trials(
     """Planners x apps x journeys x repetitions, nested in that order.
 
     ``journeys`` gives an app's journeys when it has its own; the others run their reference
-    journeys. Takes checked input: no repetition cap is applied here (``compare_planners``
+    journeys. Takes checked input: no repetition cap is applied here (``report_document``
     applies it), so callers that measure or replay larger runs can reuse the enumeration.
     """
     given = journeys or {}

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from automium import corpus
-from automium.benchmark import ASSUMPTIONS, compare_planners, metrics_for, run_trials
+from automium.benchmark import ASSUMPTIONS, metrics_for, report_document, run_trials
 from automium.benchmark import simulation as planner_model
 from automium.benchmark.step_hazards import HAZARDS, LANES, journey_profile
 from automium.benchmark.trials import Trial
@@ -29,7 +29,6 @@ from automium.journeys import reference_journey
 from automium.replay.event_reading import digest
 from automium.runs.timeline import timeline
 from automium.validation import check
-from tests.filled import filled
 
 CLAUDE = {"id": "claude", "vendor": "anthropic", "model": "claude-sonnet-4"}
 GPT = {"id": "gpt", "vendor": "openai", "model": "gpt-5"}
@@ -181,29 +180,29 @@ def test_equal_planners_do_not_dominate_each_other() -> None:
 
 def test_the_report_marks_pareto_exactly_as_its_own_numbers_say() -> None:
     planners = [CLAUDE, GPT, LLAMA, {**GPT, "id": "gpt-again"}]
-    report = compare_planners(request(appIds=["admin-console", "bank-sandbox"], planners=planners))
+    report = report_document(request(appIds=["admin-console", "bank-sandbox"], planners=planners))
     ranked = {
         s.planner_id: s
-        for s in standings([(p.planner.id, to_document(p.metrics)) for p in report.planners])
+        for s in standings([(p["planner"]["id"], p["metrics"]) for p in report["planners"]])
     }
 
-    for planner in report.planners:
-        me = ranked[planner.planner.id]
+    for planner in report["planners"]:
+        me = ranked[planner["planner"]["id"]]
         expected = [o for o, other in ranked.items() if other is not me and dominates(other, me)]
-        assert to_document(planner)["dominatedBy"] == expected
-        assert planner.pareto_optimal is (not expected)
-    assert to_document(report.verdict)["paretoFrontier"] == [
-        p.planner.id for p in report.planners if p.pareto_optimal
+        assert planner["dominatedBy"] == expected
+        assert planner["paretoOptimal"] is (not expected)
+    assert report["verdict"]["paretoFrontier"] == [
+        p["planner"]["id"] for p in report["planners"] if p["paretoOptimal"]
     ]
 
 
 def test_the_one_line_summary_of_modeled_trials_ranks_no_planner() -> None:
-    report = compare_planners(request())
+    report = report_document(request())
 
-    line = COMPARE_PLANNERS.summarize(to_document(report))
+    line = COMPARE_PLANNERS.summarize(report)
 
     assert line == (
-        f"Compared 2 planner(s) on 2 app(s), {report.trial_count} modeled trials, k up to 3: "
+        f"Compared 2 planner(s) on 2 app(s), {report['trialCount']} modeled trials, k up to 3: "
         "modeled trials rank no planner; see verdict.summary. "
         "Nothing was executed: no browser was launched and nothing was persisted."
     )
@@ -222,7 +221,7 @@ def test_the_one_line_summary_of_modeled_trials_ranks_no_planner() -> None:
 def test_the_one_line_summary_of_recorded_trials_names_the_best(
     best: list[str], tied: bool, named: str
 ) -> None:
-    report = to_document(compare_planners(request()))
+    report = report_document(request())
     report = {
         **report,
         "source": "recorded",
@@ -238,45 +237,43 @@ def test_the_one_line_summary_of_recorded_trials_names_the_best(
 def test_a_report_with_tied_planners_matches_its_snapshot_and_its_contract(
     snapshot_json: SnapshotAssertion,
 ) -> None:
-    report = compare_planners(
+    document = report_document(
         request(appIds=["helpdesk"], planners=[CLAUDE, GPT, LLAMA], repetitions=4)
     )
-    document = to_document(report)
 
-    assert report.verdict.tied
+    assert document["verdict"]["tied"]
     assert check("benchmark-report.v1", document) == []
     assert document == snapshot_json
 
 
 def test_every_planner_app_journey_and_repetition_is_a_trial_in_the_given_order() -> None:
-    report = compare_planners(request(appIds=["todo-mvc", "shop-lite"], planners=[GPT, CLAUDE]))
+    report = report_document(request(appIds=["todo-mvc", "shop-lite"], planners=[GPT, CLAUDE]))
 
-    assert report.source.value == "modeled"
-    assert report.trial_count == 2 * journey_count(["todo-mvc", "shop-lite"]) * 3
-    assert [p.planner.id for p in report.planners] == ["gpt", "claude"]
-    assert [(j.app_id, j.origin.value) for j in filled(report.journeys)] == [
+    assert report["source"] == "modeled"
+    assert report["trialCount"] == 2 * journey_count(["todo-mvc", "shop-lite"]) * 3
+    assert [p["planner"]["id"] for p in report["planners"]] == ["gpt", "claude"]
+    assert [(j["appId"], j["origin"]) for j in report["journeys"]] == [
         (j.app_id, "reference")
         for app in ("todo-mvc", "shop-lite")
         for f in corpus.fixtures(app)
         for j in corpus.reference_journeys(f.id)
     ]
-    for planner in report.planners:
-        assert [a.app_id for a in filled(planner.apps)] == ["todo-mvc", "shop-lite"]
-        assert planner.metrics.trials == sum(a.metrics.trials for a in filled(planner.apps))
-        assert [p.k for p in filled(planner.metrics.pass_hat_k)] == [1, 2, 3]
-    assert report.modeled is not None
-    assert report.recorded is None
-    assert [a.root for a in report.modeled.assumptions or []] == list(ASSUMPTIONS)
+    for planner in report["planners"]:
+        assert [a["appId"] for a in planner["apps"]] == ["todo-mvc", "shop-lite"]
+        assert planner["metrics"]["trials"] == sum(a["metrics"]["trials"] for a in planner["apps"])
+        assert [p["k"] for p in planner["metrics"]["passHatK"]] == [1, 2, 3]
+    assert "recorded" not in report
+    assert report["modeled"]["assumptions"] == list(ASSUMPTIONS)
 
 
 def test_the_largest_comparison_has_every_trial_and_a_log_spaced_curve() -> None:
     planners = [{"id": f"p{i}", "vendor": f"vendor-{i % 3}", "model": f"m{i}"} for i in range(8)]
     apps = list(corpus.app_ids())
 
-    report = compare_planners(request(appIds=apps, planners=planners, repetitions=100))
+    report = report_document(request(appIds=apps, planners=planners, repetitions=100))
 
-    assert report.trial_count == 8 * journey_count(apps) * 100
-    assert [p.k for p in filled(report.planners[0].metrics.pass_hat_k)] == [
+    assert report["trialCount"] == 8 * journey_count(apps) * 100
+    assert [p["k"] for p in report["planners"][0]["metrics"]["passHatK"]] == [
         1,
         2,
         5,
@@ -289,14 +286,14 @@ def test_the_largest_comparison_has_every_trial_and_a_log_spaced_curve() -> None
 
 @pytest.mark.parametrize("repetitions", [0, -5, -1_000_000, 1])
 def test_repetitions_below_one_are_normalised_to_one(repetitions: int) -> None:
-    report = compare_planners(request(repetitions=repetitions))
+    report = report_document(request(repetitions=repetitions))
 
-    assert report.repetitions == 1
-    assert to_document(report) == to_document(compare_planners(request(repetitions=1)))
+    assert report["repetitions"] == 1
+    assert report == report_document(request(repetitions=1))
 
 
 def test_the_same_request_twice_gives_the_same_report() -> None:
-    assert to_document(compare_planners(request())) == to_document(compare_planners(request()))
+    assert report_document(request()) == report_document(request())
 
 
 def test_a_trial_depends_on_its_own_seed_only_so_more_repetitions_extend_fewer() -> None:
@@ -396,19 +393,19 @@ def test_a_failed_trial_names_the_step_it_ended_at_and_a_lane_of_that_steps_haza
 
 
 def test_the_report_lists_each_planners_most_failing_steps() -> None:
-    report = compare_planners(
+    report = report_document(
         request(appIds=list(corpus.app_ids()), planners=[CLAUDE], repetitions=50)
     )
-    (planner,) = report.planners
+    (planner,) = report["planners"]
     journeys = {j.id: {s.id for s in j.steps} for j in corpus.reference_journeys()}
 
-    counts = [f.failures for f in filled(planner.failing_steps)]
+    counts = [f["failures"] for f in planner["failingSteps"]]
     assert len(counts) == 5
     assert counts == sorted(counts, reverse=True)
-    assert sum(counts) <= planner.metrics.trials - planner.metrics.passed
-    for failing in filled(planner.failing_steps):
-        assert failing.step_id in journeys[failing.journey_id]
-        assert failing.lane is not None
+    assert sum(counts) <= planner["metrics"]["trials"] - planner["metrics"]["passed"]
+    for failing in planner["failingSteps"]:
+        assert failing["stepId"] in journeys[failing["journeyId"]]
+        assert failing["lane"] is not None
 
 
 @pytest.mark.parametrize("failure_class", list(LANES))

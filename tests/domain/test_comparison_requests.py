@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from automium import corpus
-from automium.benchmark import REPETITIONS_CAP, compare_planners, trial_seed
+from automium.benchmark import REPETITIONS_CAP, report_document, trial_seed
 from automium.benchmark import simulation as planner_model
 from automium.contracts import ErrorCode, bundled_schema
 from tests.cases import COMPARE, GPT, PLANNER, refusal, refused
@@ -77,11 +77,11 @@ def request(**overrides: Any) -> dict[str, Any]:
 def test_a_bad_request_is_refused_with_each_problem_code_and_path(
     overrides: dict[str, Any], expected: list[tuple[ErrorCode, str]]
 ) -> None:
-    assert refusal(compare_planners, request(**overrides)) == expected
+    assert refusal(report_document, request(**overrides)) == expected
 
 
 def test_refusals_name_what_is_allowed_for_the_corpus_version_and_app_ids() -> None:
-    problems = refused(compare_planners, request(corpusVersion="2025.1", appIds=["no-such-app"]))
+    problems = refused(report_document, request(corpusVersion="2025.1", appIds=["no-such-app"]))
 
     allowed = {p.path: p.allowed for p in problems}
     assert allowed == {"/corpusVersion": ("2026.1",), "/appIds/0": corpus.app_ids()}
@@ -91,7 +91,7 @@ def test_refusals_name_what_is_allowed_for_the_corpus_version_and_app_ids() -> N
 def test_a_blank_planner_field_is_malformed_planner_metadata(field: str) -> None:
     document = request(planners=[PLANNER, {**GPT, field: "  "}])
 
-    assert refusal(compare_planners, document) == [
+    assert refusal(report_document, document) == [
         (ErrorCode.MALFORMED_PLANNER_METADATA, f"/planners/1/{field}")
     ]
 
@@ -100,7 +100,8 @@ def test_the_repetition_cap_is_the_contracts_maximum() -> None:
     schema = bundled_schema("compare-planners-input.v1")
 
     assert schema["$defs"]["Repetitions"]["maximum"] == REPETITIONS_CAP
-    assert compare_planners(request(repetitions=REPETITIONS_CAP)).repetitions == REPETITIONS_CAP
+    report = report_document(request(repetitions=REPETITIONS_CAP))
+    assert report["repetitions"] == REPETITIONS_CAP
 
 
 # --- what a trial is drawn from --------------------------------------------------------------
