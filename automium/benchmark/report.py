@@ -20,8 +20,6 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from pydantic import BaseModel
-
 from automium import corpus
 from automium.benchmark.metrics import Sums, tallies
 from automium.benchmark.recorded import notice, observed, record_problems, recorded_trials
@@ -123,14 +121,12 @@ def request_problems(request: ComparePlannersInput) -> list[Problem]:
 
 
 def report_document(document: object) -> dict[str, Any]:
-    """The comparison report of ``document`` (raw arguments, or a checked model) as its
+    """The comparison report of ``document`` (the arguments of a call) as its
     ``benchmark-report.v1`` document, built directly: a report holds some 70 small models,
     and building them only to dump them again was a third of a small comparison.
 
     Raises :class:`AutomiumError` with every problem of the request before any trial runs.
     """
-    if isinstance(document, BaseModel):  # an in-process caller with a model already built
-        document = to_document(document)
     request, checked = _checked(document)
     app_ids = [app.root for app in request.app_ids]
     if request.trials is not None:
