@@ -1,10 +1,11 @@
 """Benchmark runner: trials -> metrics -> planner comparison report.
 
-``trials`` holds the one record the metrics read; ``steps`` reads each journey's hazards off
-its pages; ``model`` draws modeled trials from them deterministically; ``recorded`` checks
-and converts recorded trials; ``runner`` enumerates a modeled comparison's trials;
-``metrics`` aggregates any trials (modeled or recorded); ``verdict`` weighs the planners;
-``report`` checks a request and assembles the report.
+``trials`` holds the one record the metrics read; ``step_hazards`` reads each journey's
+hazards off its pages; ``simulation``, the planner model, draws modeled trials from them
+deterministically; ``recorded`` checks and converts recorded trials; ``runner`` enumerates
+a modeled comparison's trials; ``metrics`` aggregates any trials (modeled or recorded);
+``verdict`` weighs the planners; ``planners`` reads planner references as a person types
+them; ``report`` checks a request and assembles the report.
 """
 
 from automium.benchmark.metrics import k_points, metrics_for, pass_hat_k, wilson_interval

@@ -1,7 +1,7 @@
 """One trial: a planner running one journey once, whatever produced it.
 
 The metric code reads nothing else, so trials recorded from real runs (``recorded``) are
-aggregated exactly like modeled ones (``model``). What a source does not know stays
+aggregated exactly like modeled ones (``simulation``). What a source does not know stays
 ``None``, and a metric that needs it is then ``null`` rather than invented.
 """
 
