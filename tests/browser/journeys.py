@@ -37,6 +37,25 @@ FAILING_TIMEOUT_MS = 1000
 """The bound in a failing variant: its failing step waits it out once per attempt."""
 
 
+@dataclass(frozen=True)
+class Variant:
+    fault: Fault
+    step_id: str
+    failure_class: str
+
+
+WORKED_EXAMPLE = "shop-lite.buy-one-mug"
+BROKEN_CONFIRMATION = Variant(
+    Fault("remove", "heading", "Thank you for your order"), "pay", "product_issue"
+)
+"""The worked example without its confirmation heading: step "pay"'s assertion fails."""
+BROKEN_CHECKOUT = Variant(Fault("remove", "button", "Place order"), "pay", "planner_issue")
+"""The worked example without the button step "pay" clicks, retried until its bound."""
+EXPORT_VARIANTS = [BROKEN_CONFIRMATION, BROKEN_CHECKOUT] if CI else [BROKEN_CONFIRMATION]
+"""The worked example's broken pages that its exported tests run on (tests/export): each
+fails there at the step where ``automium run`` fails."""
+
+
 def built(app_id: str) -> bool:
     return (app_root(app_id) / "index.html").is_file()
 
@@ -54,13 +73,6 @@ def journeys(chosen: tuple[str, ...]) -> list[object]:
 
 def reference(journey_id: str) -> Journey:
     return next(j for j in corpus.reference_journeys() if j.id == journey_id)
-
-
-@dataclass(frozen=True)
-class Variant:
-    fault: Fault
-    step_id: str
-    failure_class: str
 
 
 def variant(journey: Journey) -> Variant:

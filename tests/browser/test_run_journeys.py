@@ -18,10 +18,13 @@ from automium.execution.video import find_ffmpeg
 from automium.journeys.checked import checked_journey, reference_journey
 from automium.runs.timeline import timeline
 from tests.browser.journeys import (
+    EXPORT_VARIANTS,
     FAILING_TIMEOUT_MS,
     SLICE,
     TIMEOUT_MS,
     VARIANT_SLICE,
+    WORKED_EXAMPLE,
+    Variant,
     journeys,
     reference,
     variant,
@@ -116,6 +119,23 @@ def test_a_failing_variant_fails_at_its_step_with_its_class(
     # A failed run's video is encoded from its trace by ffmpeg, where there is one.
     missing = ["video"] if find_ffmpeg() is None and expected is Verdict.FAILED else []
     assert outcome.manifest["missingKinds"] == missing
+
+
+@pytest.mark.parametrize("broken", EXPORT_VARIANTS, ids=lambda v: v.fault.role)
+def test_the_worked_examples_broken_pages_fail_at_the_step_their_exported_tests_fail_at(
+    chromium_browser: Browser, tmp_path: Path, broken: Variant
+) -> None:
+    journey = to_document(reference(WORKED_EXAMPLE))
+    outcome = run_journey(
+        journey,
+        chromium_browser,
+        Options(tmp_path, FAILING_TIMEOUT_MS, (broken.fault,), video=False),
+    )
+    digest = outcome.summary["digest"]
+    assert (digest["failingStep"], digest["classification"]["failureClass"]) == (
+        broken.step_id,
+        broken.failure_class,
+    )
 
 
 def test_run_ids_derive_from_journey_planner_and_profile_and_each_repetition_has_its_own(

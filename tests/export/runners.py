@@ -45,6 +45,10 @@ CHROMIUM_FLAGS = (
     "--disable-sync",
 )
 BATCH_SECONDS = 600.0
+EXPECT_MS = 2000
+"""Each web-first assertion's bound: the apps render synchronously on loopback, and a
+failing variant's assertion waits it out (the exported files keep their own action
+timeouts)."""
 SERVE_SECONDS = 30.0
 
 
@@ -158,6 +162,7 @@ def playwright_test(
             "AUTOMIUM_EXPORT_OUTPUT": str(folder / "results"),
             "AUTOMIUM_EXPORT_PROJECTS": json.dumps(projects),
             "AUTOMIUM_EXPORT_REPORT": str(report),
+            "AUTOMIUM_EXPECT_TIMEOUT": str(EXPECT_MS),
             "AUTOMIUM_CHROMIUM": find_chromium(),
             "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1",
         },
@@ -245,6 +250,7 @@ def pytest_playwright(
             FILES_ENV: str(ROOT / DEFAULT_ROOT),
             **env,
             "AUTOMIUM_BASE_URLS": json.dumps(dict(urls)),
+            "AUTOMIUM_EXPECT_TIMEOUT": str(EXPECT_MS),
             "AUTOMIUM_CHROMIUM": find_chromium(),
             "AUTOMIUM_CHROMIUM_FLAGS": json.dumps(CHROMIUM_FLAGS),
         },

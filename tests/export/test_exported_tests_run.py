@@ -20,7 +20,7 @@ import pytest
 
 from automium import corpus
 from automium.export import export_journey
-from automium.hosting import Fault
+from tests.browser.journeys import EXPORT_VARIANTS, WORKED_EXAMPLE
 from tests.export.runners import (
     CONFIG,
     NODE_PACKAGE,
@@ -35,10 +35,9 @@ from tests.export.runners import (
 REFERENCE_IDS = [j.id for j in corpus.reference_journeys()]
 SLICE = ("todo-mvc.add-two-todos", "shop-lite.buy-one-mug")
 JOURNEYS = REFERENCE_IDS if os.environ.get("CI") == "true" else list(SLICE)
-# The worked example on a checkout page without its "Place order" button: `automium run`
-# fails at step "pay", as `automium run --fault remove:button:Place order` does.
-BROKEN = Case("shop-lite.buy-one-mug", fault=Fault("remove", "button", "Place order"))
-BROKEN_STEP = "pay"
+# The worked example's broken pages, each failing for real at its step (proven in
+# tests/browser/test_run_journeys.py): the exported tests must fail at the same one.
+BROKEN = {Case(WORKED_EXAMPLE, v.fault): v for v in EXPORT_VARIANTS}
 
 Runner = Callable[[list[Case], Path], dict[str, Outcome]]
 
@@ -48,13 +47,15 @@ Runner = Callable[[list[Case], Path], dict[str, Outcome]]
 def test_exported_tests_pass_against_the_apps_and_a_broken_page_fails_at_its_step(
     run: Runner, tmp_path: Path
 ) -> None:
-    outcomes = run([*(Case(j) for j in JOURNEYS), BROKEN], tmp_path)
+    outcomes = run([*(Case(j) for j in JOURNEYS), *BROKEN], tmp_path)
 
-    failed = {name: o for name, o in outcomes.items() if name != BROKEN.name and not o.passed}
+    broken = {case.name: variant for case, variant in BROKEN.items()}
+    failed = {name: o for name, o in outcomes.items() if name not in broken and not o.passed}
     assert not failed, next(iter(failed.values())).output
-    assert set(outcomes) == {*JOURNEYS, BROKEN.name}
-    broken = outcomes[BROKEN.name]
-    assert (broken.passed, broken.failing_step) == (False, BROKEN_STEP), broken.output
+    assert set(outcomes) == {*JOURNEYS, *broken}
+    for name, variant in broken.items():
+        outcome = outcomes[name]
+        assert (outcome.passed, outcome.failing_step) == (False, variant.step_id), outcome.output
 
 
 needs_node = pytest.mark.skipif(
