@@ -369,6 +369,11 @@ class EffectCase:
     def __str__(self) -> str:
         return f"{self.fixture_id}/{self.route_id}/{self.ref} {self.line}"
 
+    @property
+    def element(self) -> str:
+        """The element as its model line names it: ``button "Import"``."""
+        return self.line.split(" -> ", 1)[0]
+
 
 def effect_cases() -> list[EffectCase]:
     """Every effect annotation, once: an element of the site's chrome (a banner's, footer's

@@ -84,36 +84,50 @@ def _choose_file(button: str, app_id: str, name: str) -> Callable[[Session], Non
     return act
 
 
-# (fixture, route) -> what a user does first: so that the page shows the [dynamic] element
-# whose effect is proven (an empty cart has no Checkout link; an empty order is refused), or
-# so that a realistic form has the input it refuses to go on without (its dialogs keep it
-# when cancelled).
-SETUPS: dict[tuple[str, str], Callable[[Session], None]] = {
-    ("shop-lite.guest-empty-cart", "cart"): _added_to_cart("/products/linen-tea-towel"),
-    ("shop-lite.returning-buyer", "checkout"): _added_to_cart("/products/linen-tea-towel"),
-    ("admin-console.admin-user", "login"): _fill(
+_BANK_SIGN_IN = _fill_textboxes(
+    ("Customer ID", "C-10482"), ("Password", "account:bank-sandbox/customer#password")
+)
+
+# (fixture, route, element) -> what a user does before acting on the element: so that the
+# page shows the [dynamic] element whose effect is proven (an empty cart has no Checkout
+# link; an empty order is refused), or so that a realistic form has the input it refuses
+# to go on without (its dialogs keep it when cancelled). Every other effect is proven on
+# the page as its fixture loads it.
+SETUPS: dict[tuple[str, str, str], Callable[[Session], None]] = {
+    ("shop-lite.guest-empty-cart", "cart", 'link "Checkout"'): _added_to_cart(
+        "/products/linen-tea-towel"
+    ),
+    ("shop-lite.returning-buyer", "checkout", 'button "Place order"'): _added_to_cart(
+        "/products/linen-tea-towel"
+    ),
+    ("admin-console.admin-user", "login", 'button "Sign in"'): _fill(
         "textbox", "Work email", "priya@northwind.example"
     ),
-    ("admin-console.admin-user", "users"): _steps(
+    ("admin-console.admin-user", "users", 'button "Import"'): _steps(
         _click("button", "Import users"),
         _choose_file("Choose CSV file", "admin-console", "users.csv"),
         _click("button", "Cancel"),
+    ),
+    ("admin-console.admin-user", "users", 'button "Send invitation"'): _steps(
         _click("button", "Invite user"),
         _fill("textbox", "Email address", "kim@northwind.example"),
         _click("button", "Cancel"),
     ),
-    ("helpdesk.agent-open-queue", "ticket"): _fill("textbox", "Reply", "Restarted; online again."),
-    ("helpdesk.agent-open-queue", "new-ticket"): _steps(
+    ("helpdesk.agent-open-queue", "ticket", 'button "Send reply"'): _fill(
+        "textbox", "Reply", "Restarted; online again."
+    ),
+    ("helpdesk.agent-open-queue", "new-ticket", 'button "Submit ticket"'): _steps(
         _click("button", "Next"),
         _fill("textbox", "Subject", "Printer offline on floor 2"),
         _fill("textbox", "Describe the problem", "It shows offline since noon."),
     ),
     # bank-sandbox: "Continue" reveals the code frame only for a right customer ID and
     # password (its effects are proven by first revealing it), and a transfer needs an amount.
-    ("bank-sandbox.two-accounts", "login"): _fill_textboxes(
-        ("Customer ID", "C-10482"), ("Password", "account:bank-sandbox/customer#password")
+    ("bank-sandbox.two-accounts", "login", 'button "Continue"'): _BANK_SIGN_IN,
+    ("bank-sandbox.two-accounts", "login", 'button "Verify"'): _BANK_SIGN_IN,
+    ("bank-sandbox.two-accounts", "transfer", 'button "Review transfer"'): _fill_textboxes(
+        ("Amount", "250.00")
     ),
-    ("bank-sandbox.two-accounts", "transfer"): _fill_textboxes(("Amount", "250.00")),
 }
 
 
@@ -164,6 +178,10 @@ def test_there_are_owned_apps_to_prove() -> None:
     assert {p.app_id for p in PAIRS} >= {"todo-mvc", "shop-lite"}
 
 
+def test_every_setup_is_for_an_effect_that_is_proven() -> None:
+    assert set(SETUPS) <= {(c.fixture_id, c.route_id, c.element) for c in EFFECTS}
+
+
 @pytest.mark.parametrize("pair", PAIRS, ids=str)
 def test_each_route_of_each_fixture_matches_its_page_model(
     pair: Pair, sessions: dict[str, Session]
@@ -175,5 +193,5 @@ def test_each_route_of_each_fixture_matches_its_page_model(
 def test_each_effect_does_what_its_annotation_says(
     case: EffectCase, sessions: dict[str, Session]
 ) -> None:
-    setup = SETUPS.get((case.fixture_id, case.route_id), lambda _session: None)
+    setup = SETUPS.get((case.fixture_id, case.route_id, case.element), lambda _session: None)
     prove_effects(sessions[case.fixture_id], case, setup)
