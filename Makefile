@@ -7,6 +7,10 @@ STAMP := $(VENV)/.installed
 UV_VERSION := 0.13.8
 # Where pytest-cov fails the run; raise it as the code grows.
 COVERAGE_FLOOR := 93
+# A worker per core, at most four (each browser-tier worker runs a Chromium of its own); a
+# file's tests stay on one worker, so its module fixtures (a served app, a run) are built
+# once. `PYTEST_WORKERS=` runs everything in one process.
+PYTEST_WORKERS ?= -n auto --maxprocesses=4 --dist loadfile
 
 # Node packages for tests/test_interop.py (TS SDK client, Inspector, conformance suite):
 # `npm ci` again whenever the lock file changes. Without npm, those tests skip themselves.
@@ -42,7 +46,7 @@ test: $(STAMP) browser lint typecheck pytest
 # or a browser, and no differential fuzzing (markers in pyproject.toml). `make test` runs them
 # all, with the linters and the type check.
 check: $(STAMP)
-	HYPOTHESIS_PROFILE=check $(BIN)/pytest -p no:cacheprovider -q \
+	HYPOTHESIS_PROFILE=check $(BIN)/pytest -p no:cacheprovider -q $(PYTEST_WORKERS) \
 		-m "not subprocess and not interop and not browser and not fuzz"
 
 lint: $(STAMP)
@@ -56,7 +60,7 @@ typecheck: $(STAMP)
 # Hypothesis draws a small budget of examples here and the full fuzzing budget when CI=true
 # (profiles in tests/conftest.py; HYPOTHESIS_PROFILE=ci runs the CI budget locally).
 pytest: $(STAMP) $(NODE_STAMP) $(EXPORT_STAMP) browser
-	$(BIN)/pytest -p no:cacheprovider --cov --cov-branch --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
+	$(BIN)/pytest -p no:cacheprovider $(PYTEST_WORKERS) --cov --cov-branch --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
 
 browser: $(STAMP)
 	@$(BIN)/python -m automium.execution.chromium >/dev/null; status=$$?; \
