@@ -166,7 +166,8 @@ _ROLE_LINE = re.compile(r'^(?P<role>[a-z]+)(?: (?P<name>"(?:[^"\\]|\\.)*"))?')
 
 def tree(snapshot: str) -> Node:
     """Playwright's ARIA snapshot of a locator, as a tree (text nodes are left out)."""
-    return Node("fragment", "", _items(yaml.safe_load(snapshot) or []))
+    # libyaml's loader: a snapshot is read for every page and effect proven.
+    return Node("fragment", "", _items(yaml.load(snapshot, Loader=yaml.CSafeLoader) or []))
 
 
 def _items(items: list[Any]) -> list[Node]:
