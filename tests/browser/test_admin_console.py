@@ -8,51 +8,31 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urljoin
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from automium.execution.contexts import fixture_context
 from automium.hosting.bundles import app_root, secret
 from automium.hosting.server import AppServer
+from tests.browser.served import page_on, served, visit
 
 APP = "admin-console"
 
 
 @pytest.fixture(scope="module")
 def servers() -> Iterator[dict[str, AppServer]]:
-    """One server per fixture for the module: a new browser context is a new session of the
-    seed, so tests need not pay for a server each."""
-    fixtures = ("admin-console.admin-user", "admin-console.read-only-auditor")
-    started = {fixture: AppServer(APP, fixture).start() for fixture in fixtures}
-    yield started
-    for server in started.values():
-        server.stop()
+    with served(APP, ("admin-console.admin-user", "admin-console.read-only-auditor")) as started:
+        yield started
 
 
 @pytest.fixture
 def admin(chromium_browser: Browser, servers: dict[str, AppServer]) -> Iterator[Page]:
-    yield from _session(chromium_browser, servers["admin-console.admin-user"])
+    yield from page_on(chromium_browser, servers["admin-console.admin-user"])
 
 
 @pytest.fixture
 def auditor(chromium_browser: Browser, servers: dict[str, AppServer]) -> Iterator[Page]:
-    yield from _session(chromium_browser, servers["admin-console.read-only-auditor"])
-
-
-def _session(browser: Browser, server: AppServer) -> Iterator[Page]:
-    context = fixture_context(browser, APP, server.fixture_id)
-    context.set_default_timeout(5_000)
-    page = context.new_page()
-    page.goto(server.url)
-    yield page
-    context.close()
-
-
-def _visit(page: Page, path: str) -> None:
-    """Load ``path`` of the app the page is on, as typing it in the address bar would."""
-    page.goto(urljoin(page.url, path))
+    yield from page_on(chromium_browser, servers["admin-console.read-only-auditor"])
 
 
 def _rows(page: Page, table: str) -> list[list[str]]:
@@ -78,7 +58,7 @@ def test_importing_the_fixtures_csv_adds_its_three_users_and_says_so(admin: Page
 def test_an_import_without_a_file_keeps_the_dialog_open_and_says_what_is_missing(
     admin: Page,
 ) -> None:
-    _visit(admin, "/users")
+    visit(admin, "/users")
     admin.get_by_role("button", name="Import users", exact=True).click()
     admin.get_by_role("button", name="Import", exact=True).click()
 
@@ -87,7 +67,7 @@ def test_an_import_without_a_file_keeps_the_dialog_open_and_says_what_is_missing
 
 
 def test_a_saved_edit_renames_the_user_and_records_the_role_change(admin: Page) -> None:
-    _visit(admin, "/users/1007")
+    visit(admin, "/users/1007")
     admin.get_by_role("button", name="Edit user", exact=True).click()
     dialog = admin.get_by_role("dialog", name="Edit user")
     dialog.get_by_role("textbox", name="Full name").fill("Dana Whitfield-Ross")
@@ -100,7 +80,7 @@ def test_a_saved_edit_renames_the_user_and_records_the_role_change(admin: Page) 
     expect(admin.get_by_role("region", name="Profile")).to_have_text(
         "Admin, active since March 2025"
     )
-    _visit(admin, "/audit-log")
+    visit(admin, "/audit-log")
     assert _rows(admin, "Audit events")[0][1:] == [
         "Priya Raman",
         "Role changed",
@@ -109,21 +89,21 @@ def test_a_saved_edit_renames_the_user_and_records_the_role_change(admin: Page) 
 
 
 def test_deactivating_a_user_counts_on_the_dashboard(admin: Page) -> None:
-    _visit(admin, "/users/1007")
+    visit(admin, "/users/1007")
     admin.get_by_role("button", name="Deactivate user", exact=True).click()
     admin.get_by_role("alertdialog", name="Deactivate this user?").get_by_role(
         "button", name="Deactivate"
     ).click()
 
     expect(admin.get_by_role("button", name="Reactivate user")).to_be_visible()
-    _visit(admin, "/")
+    visit(admin, "/")
     expect(admin.get_by_role("region", name="Members")).to_contain_text(
         "8 active members, 4 deactivated"
     )
 
 
 def test_saved_settings_show_in_the_audit_log(admin: Page) -> None:
-    _visit(admin, "/settings")
+    visit(admin, "/settings")
     admin.get_by_role("combobox", name="Default role for new users").select_option("Editor")
     admin.get_by_role("checkbox", name="Require two-factor authentication").check()
     admin.get_by_role("button", name="Save changes").click()
@@ -142,7 +122,7 @@ def test_saved_settings_show_in_the_audit_log(admin: Page) -> None:
 
 
 def test_the_auditor_sees_a_user_without_the_controls_that_change_one(auditor: Page) -> None:
-    _visit(auditor, "/users")
+    visit(auditor, "/users")
     auditor.get_by_role("textbox", name="Filter users").fill("Dana")
     assert [row[0] for row in _rows(auditor, "Users")] == ["Dana Whitfield"]
     auditor.get_by_role("link", name="Dana Whitfield").click()
@@ -155,7 +135,7 @@ def test_the_auditor_sees_a_user_without_the_controls_that_change_one(auditor: P
 
 
 def test_the_auditor_is_sent_from_settings_to_the_dashboard(auditor: Page) -> None:
-    _visit(auditor, "/settings")
+    visit(auditor, "/settings")
 
     expect(auditor.get_by_role("heading", name="Dashboard")).to_be_visible()
     assert auditor.url.endswith("/")
@@ -187,7 +167,7 @@ def test_the_admin_signs_out_and_back_in_with_the_seeds_password(admin: Page) ->
 
 
 def test_a_wrong_password_is_refused_on_the_sign_in_page(admin: Page) -> None:
-    _visit(admin, "/login")
+    visit(admin, "/login")
     admin.get_by_role("textbox", name="Work email").fill("priya@northwind.example")
     admin.get_by_role("textbox", name="Password").fill("not-the-password")
     admin.get_by_role("button", name="Sign in").click()

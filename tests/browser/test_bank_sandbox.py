@@ -20,6 +20,7 @@ from automium.corpus.pages import page as page_model
 from automium.execution.contexts import fixture_context
 from automium.hosting import AppServer
 from automium.hosting.bundles import secret
+from tests.browser.served import served
 
 APP = "bank-sandbox"
 JOURNEYS = {j.id: to_document(j) for j in corpus.reference_journeys() if j.app_id == APP}
@@ -64,11 +65,8 @@ class Session:
 
 @pytest.fixture(scope="module")
 def servers() -> Iterator[dict[str, AppServer]]:
-    """One server per fixture for the module: each test's context starts from the seed."""
-    started = {f: AppServer(APP, f).start() for f in corpus.fixture_ids(APP)}
-    yield started
-    for server in started.values():
-        server.stop()
+    with served(APP, corpus.fixture_ids(APP)) as started:
+        yield started
 
 
 @pytest.fixture

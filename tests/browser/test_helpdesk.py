@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urljoin
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from automium.execution.contexts import fixture_context
 from automium.hosting.bundles import app_root, secret
 from automium.hosting.server import AppServer
+from tests.browser.served import page_on, served, visit
 
 APP = "helpdesk"
 FILES = Path(str(app_root(APP) / "files"))
@@ -24,37 +23,18 @@ REPLY = "The printer was restarted and is back online. Please let us know if it 
 
 @pytest.fixture(scope="module")
 def servers() -> Iterator[dict[str, AppServer]]:
-    """One server per fixture for the module: a new browser context is a new session of the
-    seed, so tests need not pay for a server each."""
-    fixtures = ("helpdesk.agent-open-queue", "helpdesk.customer-new")
-    started = {fixture: AppServer(APP, fixture).start() for fixture in fixtures}
-    yield started
-    for server in started.values():
-        server.stop()
+    with served(APP, ("helpdesk.agent-open-queue", "helpdesk.customer-new")) as started:
+        yield started
 
 
 @pytest.fixture
 def agent(chromium_browser: Browser, servers: dict[str, AppServer]) -> Iterator[Page]:
-    yield from _session(chromium_browser, servers["helpdesk.agent-open-queue"])
+    yield from page_on(chromium_browser, servers["helpdesk.agent-open-queue"], "/inbox")
 
 
 @pytest.fixture
 def customer(chromium_browser: Browser, servers: dict[str, AppServer]) -> Iterator[Page]:
-    yield from _session(chromium_browser, servers["helpdesk.customer-new"])
-
-
-def _session(browser: Browser, server: AppServer) -> Iterator[Page]:
-    context = fixture_context(browser, APP, server.fixture_id)
-    context.set_default_timeout(5_000)
-    page = context.new_page()
-    page.goto(f"{server.url}/inbox")
-    yield page
-    context.close()
-
-
-def _visit(page: Page, path: str) -> None:
-    """Load ``path`` of the app the page is on, as typing it in the address bar would."""
-    page.goto(urljoin(page.url, path))
+    yield from page_on(chromium_browser, servers["helpdesk.customer-new"], "/inbox")
 
 
 def _subjects(page: Page) -> Locator:
@@ -80,12 +60,12 @@ def test_a_reply_with_an_attachment_solves_the_ticket_and_the_notification_follo
     expect(reply).to_contain_text(REPLY)
     expect(reply.get_by_role("list", name="Attachments")).to_have_text("printer-status-page.png")
     expect(agent.get_by_role("textbox", name="Reply")).to_have_text("")
-    _visit(agent, "/inbox")
+    visit(agent, "/inbox")
     expect(_subjects(agent)).to_have_text(["VPN drops every hour", "New laptop for Sam Ortiz"])
 
 
 def test_an_empty_reply_is_not_sent(agent: Page) -> None:
-    _visit(agent, "/tickets/1043")
+    visit(agent, "/tickets/1043")
     agent.get_by_role("button", name="Send reply").click()
 
     expect(agent.get_by_role("alert")).to_have_text("Write a reply or attach a file first.")
@@ -128,7 +108,7 @@ def test_a_customer_opens_a_billing_ticket_in_two_steps(customer: Page) -> None:
 
 
 def test_step_two_keeps_what_was_typed_when_going_back(customer: Page) -> None:
-    _visit(customer, "/tickets/new")
+    visit(customer, "/tickets/new")
     customer.get_by_role("button", name="Next").click()
     customer.get_by_role("textbox", name="Subject").fill("Cannot sign in")
     customer.get_by_role("button", name="Back").click()
@@ -140,7 +120,7 @@ def test_step_two_keeps_what_was_typed_when_going_back(customer: Page) -> None:
 
 
 def test_a_ticket_without_a_subject_is_not_submitted(customer: Page) -> None:
-    _visit(customer, "/tickets/new")
+    visit(customer, "/tickets/new")
     customer.get_by_role("button", name="Next").click()
     customer.get_by_role("button", name="Submit ticket").click()
 
@@ -151,7 +131,7 @@ def test_a_ticket_without_a_subject_is_not_submitted(customer: Page) -> None:
 
 
 def test_the_report_for_the_last_30_days_downloads_as_csv(agent: Page) -> None:
-    _visit(agent, "/reports")
+    visit(agent, "/reports")
     agent.get_by_role("combobox", name="Period").select_option("Last 30 days")
     expect(agent.get_by_role("region", name="Tickets solved")).to_contain_text(
         "168 solved, median first reply 44 minutes"
@@ -170,14 +150,14 @@ def test_the_report_for_the_last_30_days_downloads_as_csv(agent: Page) -> None:
 
 
 def test_a_customer_is_sent_from_reports_to_their_tickets(customer: Page) -> None:
-    _visit(customer, "/reports")
+    visit(customer, "/reports")
 
     assert customer.url.endswith("/inbox")
     expect(customer.get_by_role("link", name="Reports")).to_have_count(0)
 
 
 def test_the_agent_signs_in_to_the_inbox(agent: Page) -> None:
-    _visit(agent, "/login")
+    visit(agent, "/login")
     agent.get_by_role("textbox", name="Email").fill("omar@helpdesk.example")
     password = secret(APP, "account:helpdesk/agent#password")
     agent.get_by_role("textbox", name="Password").fill(password)
