@@ -14,20 +14,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from automium.contracts import NodeState
+
 Json = dict[str, Any]
 
-_STATES = (
-    "checked",
-    "disabled",
-    "expanded",
-    "focused",
-    "hidden",
-    "pressed",
-    "selected",
-    "required",
-    "invalid",
-    "readonly",
-)
+# The contract's node states, in its order: a snapshot writes them as a page model does.
+_STATES = tuple(state.value for state in NodeState)
 _HEAD = re.compile(
     r'^(?P<role>[a-z]+)(?:\s(?P<name>"(?:[^"\\]|\\.)*"))?(?P<attrs>(?:\s\[[^\]]*\])*)$'
 )

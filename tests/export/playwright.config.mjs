@@ -18,15 +18,8 @@ export default defineConfig({
     headless: true,
     launchOptions: {
       executablePath: process.env.AUTOMIUM_CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      // The flags every other launcher uses (tests/export/runners.py passes them).
+      args: JSON.parse(process.env.AUTOMIUM_CHROMIUM_FLAGS ?? '[]'),
     },
   },
   projects: projects.map(({ name, file, baseURL }) => ({

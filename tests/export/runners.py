@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ import pytest
 
 from automium import corpus
 from automium.contracts import to_document
+from automium.execution.chromium import LAUNCH_ARGS, find_chromium
 from automium.export import export_journey
 from automium.export.fixture_files import DEFAULT_ROOT, FILES_ENV
 from automium.export.plan import secret_env
@@ -35,15 +36,6 @@ ROOT = Path(__file__).resolve().parents[2]
 NODE_PACKAGE = ROOT / "tests" / "export"
 PLAYWRIGHT_CLI = NODE_PACKAGE / "node_modules" / "@playwright" / "test" / "cli.js"
 CONFIG = NODE_PACKAGE / "playwright.config.mjs"
-CHROMIUM_FLAGS = (
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-)
 BATCH_SECONDS = 600.0
 EXPECT_MS = 2000
 """Each web-first assertion's bound: the apps render synchronously on loopback, and a
@@ -59,16 +51,13 @@ def unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-def find_chromium() -> str:
-    """The Chromium every launcher uses: the provisioning's own lookup once it exists."""
-    try:
-        provisioning = importlib.import_module("automium.execution.chromium")
-    except ImportError:
-        found = shutil.which("chromium-headless-shell") or shutil.which("chromium")
-        if found is None:
-            unavailable("no Chromium: `make test` provisions chromium-headless-shell")
-        return str(found)
-    return str(provisioning.find_chromium())
+def chromium() -> dict[str, str]:
+    """The variables that point both runners at the Chromium everything else launches, with
+    the same flags."""
+    found = find_chromium()
+    if found is None:
+        unavailable("no Chromium: `make test` provisions chromium-headless-shell")
+    return {"AUTOMIUM_CHROMIUM": str(found), "AUTOMIUM_CHROMIUM_FLAGS": json.dumps(LAUNCH_ARGS)}
 
 
 def secret_values(fixture_id: str, app_id: str) -> dict[str, str]:
@@ -131,14 +120,27 @@ def _batch(
     return batch
 
 
+Batch = Callable[[Path, Mapping[str, str], Mapping[str, str]], dict[str, Outcome]]
+
+
+def _run(cases: Sequence[Case], fmt: str, folder: Path, batch: Batch) -> dict[str, Outcome]:
+    """Every case's exported file in one run of ``batch``; outcomes by case name."""
+    with contextlib.ExitStack() as stack:
+        exported = _batch(cases, fmt, folder, stack)
+        urls = {where: url for _, where, url, _ in exported}
+        secrets = {k: v for *_, values in exported for k, v in values.items()}
+        outcomes = batch(folder, urls, secrets)
+    return {case.name: outcomes[where] for case, where, _, _ in exported}
+
+
 def run_typescript(cases: Sequence[Case], folder: Path) -> dict[str, Outcome]:
     """Every case's spec in one ``@playwright/test`` run, one project per case."""
-    with contextlib.ExitStack() as stack:
-        batch = _batch(cases, "ts", folder, stack)
-        urls = {where: url for _, where, url, _ in batch}
-        secrets = {k: v for *_, values in batch for k, v in values.items()}
-        outcomes = playwright_test(folder, urls, secrets)
-    return {case.name: outcomes[where] for case, where, _, _ in batch}
+    return _run(cases, "ts", folder, playwright_test)
+
+
+def run_python(cases: Sequence[Case], folder: Path) -> dict[str, Outcome]:
+    """Every case's module in one pytest run, with pytest-playwright's ``page`` fixture."""
+    return _run(cases, "py", folder, pytest_playwright)
 
 
 def playwright_test(
@@ -163,7 +165,7 @@ def playwright_test(
             "AUTOMIUM_EXPORT_OUTPUT": str(folder / "results"),
             "AUTOMIUM_EXPORT_PROJECTS": json.dumps(projects),
             "AUTOMIUM_EXPORT_REPORT": str(report),
-            "AUTOMIUM_CHROMIUM": find_chromium(),
+            **chromium(),
             "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1",
         },
         capture_output=True,
@@ -218,16 +220,6 @@ def browser_context_args(browser_context_args, request):
 """
 
 
-def run_python(cases: Sequence[Case], folder: Path) -> dict[str, Outcome]:
-    """Every case's module in one pytest run, with pytest-playwright's ``page`` fixture."""
-    with contextlib.ExitStack() as stack:
-        batch = _batch(cases, "py", folder, stack)
-        urls = {where: url for _, where, url, _ in batch}
-        secrets = {k: v for *_, values in batch for k, v in values.items()}
-        outcomes = pytest_playwright(folder, urls, secrets)
-    return {case.name: outcomes[where] for case, where, _, _ in batch}
-
-
 def pytest_playwright(
     folder: Path, urls: Mapping[str, str], env: Mapping[str, str]
 ) -> dict[str, Outcome]:
@@ -251,8 +243,7 @@ def pytest_playwright(
             "AUTOMIUM_EXPECT_TIMEOUT": str(EXPECT_MS),
             **env,
             "AUTOMIUM_BASE_URLS": json.dumps(dict(urls)),
-            "AUTOMIUM_CHROMIUM": find_chromium(),
-            "AUTOMIUM_CHROMIUM_FLAGS": json.dumps(CHROMIUM_FLAGS),
+            **chromium(),
         },
         capture_output=True,
         text=True,
