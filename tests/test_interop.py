@@ -25,6 +25,7 @@ import pytest
 from mcp import Client
 
 from automium.mcp_server.http import RefusedHost, check_host, security_settings
+from tests.safety.raw_http import INITIALIZE
 
 pytestmark = pytest.mark.interop
 
@@ -99,18 +100,6 @@ def _post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None)
         return response.status
     finally:
         connection.close()
-
-
-_INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "test_interop", "version": "0"},
-    },
-}
 
 
 def _wait_for_url(proc: subprocess.Popen[bytes], log: Path) -> str:
@@ -219,13 +208,13 @@ def test_host_and_port_without_http_are_a_usage_error() -> None:
 def test_http_rejects_foreign_host_with_421_and_foreign_origin_with_403(
     http_url: str, headers: dict[str, str], status: int
 ) -> None:
-    assert _post(http_url, _INITIALIZE, headers) == status
+    assert _post(http_url, INITIALIZE, headers) == status
 
 
 def test_http_accepts_localhost_as_host_and_origin(http_url: str) -> None:
     port = urlsplit(http_url).port
     headers = {"Host": f"localhost:{port}", "Origin": f"http://localhost:{port}"}
-    assert _post(http_url, _INITIALIZE, headers) == 200
+    assert _post(http_url, INITIALIZE, headers) == 200
 
 
 @pytest.mark.anyio

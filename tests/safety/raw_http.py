@@ -38,23 +38,21 @@ def port_of(server: RawServer) -> int:
     return int(found[1])
 
 
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "raw-http", "version": "0"},
+    },
+}
+
+
 def initialize(port: int, body: bytes | None = None) -> bytes:
     """An ``initialize`` POST (headers and body) as the wire carries it."""
-    payload = (
-        body
-        or json.dumps(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": "2025-11-25",
-                    "capabilities": {},
-                    "clientInfo": {"name": "raw-http", "version": "0"},
-                },
-            }
-        ).encode()
-    )
+    payload = body or json.dumps(INITIALIZE).encode()
     head = (
         f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
         "Accept: application/json, text/event-stream\r\nConnection: close\r\n"
