@@ -16,6 +16,7 @@ from automium.hosting import AppServer
 APPS = Path(str(resources.files("automium.corpus"))) / "apps"
 APP_IDS = sorted(p.name for p in APPS.iterdir() if (p / "index.html").is_file())
 SHARED = APPS / "shared"
+SHARED_SCRIPT = '<script src="/shared/kit.js"></script>'
 # How an app could reach the models or the built corpus: by any of these names.
 MODEL_NAMES = (".aria", "corpus.v1", "corpus.json", "source/pages", "corpus/data", "/pages/")
 
@@ -96,3 +97,11 @@ def test_the_host_serves_every_app_the_shared_script(app_id: str) -> None:
 
     assert (status, content_type) == (200, "text/javascript")
     assert body == (SHARED / "kit.js").read_bytes()
+
+
+@pytest.mark.parametrize("app_id", APP_IDS)
+def test_every_app_loads_the_shared_script_before_its_own(app_id: str) -> None:
+    shell = (APPS / app_id / "index.html").read_text("utf-8")
+
+    assert shell.count(SHARED_SCRIPT) == 1
+    assert shell.index(SHARED_SCRIPT) < shell.index('<script src="/static/app.js"></script>')
