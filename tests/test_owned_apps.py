@@ -1,5 +1,6 @@
 """The owned apps are the implementation the page models are proven against, so they must
-not read the models: no app file names them, and the host never serves them."""
+not read the models: no app file names them, and the host never serves them. The same holds
+for the apps' shared folder, whose script every app loads."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from automium import corpus
 from automium.hosting import AppServer
 
 APPS = Path(str(resources.files("automium.corpus"))) / "apps"
 APP_IDS = sorted(p.name for p in APPS.iterdir() if (p / "index.html").is_file())
+SHARED = APPS / "shared"
+SHARED_SCRIPT = '<script src="/shared/kit.js"></script>'
 # How an app could reach the models or the built corpus: by any of these names.
 MODEL_NAMES = (".aria", "corpus.v1", "corpus.json", "source/pages", "corpus/data", "/pages/")
 
@@ -50,6 +54,15 @@ def test_no_app_file_names_the_page_models_or_the_built_corpus(path: Path) -> No
         "/static/%2e%2e/%2e%2e/source/pages/todo-mvc.aria",
         "/files/../../data/corpus.v1.json",
         "/static/..%2F..%2Fdata%2Fcorpus.v1.json",
+        "/shared/../../source/pages/todo-mvc.aria",
+        "/shared/%2e%2e/%2e%2e/data/corpus.v1.json",
+        # The shared folder sits beside the apps: a step out of it must not reach their
+        # credentials, seeds or files.
+        "/shared/../shop-lite/accounts.json",
+        "/shared/%2e%2e/todo-mvc/seeds/empty-storage.json",
+        "/shared/..%2Fadmin-console%2Ffiles%2Fusers.csv",
+        "/shared/",
+        "/shared/.\\kit.js",
     ],
 )
 def test_the_host_never_serves_a_file_outside_the_apps_own_folders(path: str) -> None:
@@ -67,3 +80,28 @@ def test_any_other_path_gets_the_apps_shell_and_never_a_model() -> None:
     assert (status, content_type) == (200, "text/html; charset=utf-8")
     assert b"window.AUTOMIUM" in body
     assert b"routeId" not in body
+
+
+def test_the_shared_folder_is_no_app() -> None:
+    assert SHARED.is_dir()
+    assert not (SHARED / "index.html").exists()
+    assert "shared" not in APP_IDS
+    assert "shared" not in corpus.app_ids()
+
+
+@pytest.mark.parametrize("app_id", APP_IDS)
+def test_the_host_serves_every_app_the_shared_script(app_id: str) -> None:
+    fixture_id = corpus.fixtures(app_id)[0].id
+    with AppServer(app_id, fixture_id) as server:
+        status, content_type, body = get(server, "/shared/kit.js")
+
+    assert (status, content_type) == (200, "text/javascript")
+    assert body == (SHARED / "kit.js").read_bytes()
+
+
+@pytest.mark.parametrize("app_id", APP_IDS)
+def test_every_app_loads_the_shared_script_before_its_own(app_id: str) -> None:
+    shell = (APPS / app_id / "index.html").read_text("utf-8")
+
+    assert shell.count(SHARED_SCRIPT) == 1
+    assert shell.index(SHARED_SCRIPT) < shell.index('<script src="/static/app.js"></script>')

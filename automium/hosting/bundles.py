@@ -8,6 +8,9 @@ Each app is package data of the corpus, ``automium/corpus/apps/<app>/``::
     seeds/<name>.json     one JSON object per seed ref ``seed:<app>/<name>``
     accounts.json         account ref -> {"profile": {...}, "secrets": {...}}
 
+Beside them, ``automium/corpus/apps/shared/`` holds the script every app's shell loads before
+its own (served at /shared/). It has no ``index.html``, so nothing takes it for an app.
+
 A fixture's state is its seeds merged in the order of its ``seedRefs`` (later keys win),
 plus the public profile of its first account when it has one (the session starts signed
 in). Secrets stay here, on the server side: the page never receives them, so a trace or a
@@ -29,8 +32,17 @@ from automium.corpus import get_fixture
 Json = dict[str, Any]
 
 
+SHARED = "shared"
+"""The apps' shared folder, both below the apps' root and as the path it is served at."""
+
+
 def app_root(app_id: str) -> Traversable:
     return resources.files("automium.corpus") / "apps" / app_id
+
+
+def shared_root() -> Traversable:
+    """What every app loads besides its own files: not an app (it has no ``index.html``)."""
+    return resources.files("automium.corpus") / "apps" / SHARED
 
 
 def _read_json(path: Traversable) -> Json:

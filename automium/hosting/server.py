@@ -20,17 +20,25 @@ from dataclasses import asdict, dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from importlib.resources.abc import Traversable
 from types import TracebackType
 from typing import Any, ClassVar, Literal
 from urllib.parse import unquote, urlsplit
 
-from automium.hosting.bundles import app_root, fixture_state, matching_account
+from automium.hosting.bundles import (
+    SHARED,
+    app_root,
+    fixture_state,
+    matching_account,
+    shared_root,
+)
 
 LOOPBACK = "127.0.0.1"
 _BOOT_MARK = "<!--automium:boot-->"
 _POLL_SECONDS = 0.02
 _MAX_BODY = 64 * 1024
-# Files a page may load: the app's own, and the fixture files a journey uploads.
+# Files a page may load: the app's own, and the fixture files a journey uploads. Besides
+# these, /shared/ serves the apps' shared folder (SHARED), the same for every app.
 _FILE_FOLDERS = ("static", "files")
 
 
@@ -147,7 +155,9 @@ class _Handler(BaseHTTPRequestHandler):
             body = (resources.files(__package__) / "faults.js").read_bytes()
             self._send(HTTPStatus.OK, body, "text/javascript")
         elif head in _FILE_FOLDERS:
-            self._send_file(head, rest)
+            self._send_file(app_root(self.app.app_id) / head, rest)
+        elif head == SHARED:
+            self._send_file(shared_root(), rest)
         elif head == "api":
             self._send_json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": "the API takes POST"})
         else:
@@ -155,12 +165,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     do_HEAD = do_GET
 
-    def _send_file(self, folder: str, rest: str) -> None:
+    def _send_file(self, folder: Traversable, rest: str) -> None:
+        """The file at ``rest`` below ``folder``, and never one outside it: no part of the path
+        may be empty, ``.`` or ``..``, or hold a backslash."""
         parts = rest.split("/")
         if not rest or any(p in ("", ".", "..") or "\\" in p for p in parts):
             self._send_json(HTTPStatus.NOT_FOUND, {"error": "no such file"})
             return
-        target = app_root(self.app.app_id) / folder
+        target = folder
         for part in parts:
             target = target / part
         if not target.is_file():

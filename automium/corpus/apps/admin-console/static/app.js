@@ -2,27 +2,18 @@
 // synchronously from the run's state, so each page is complete at the load event.
 "use strict";
 
-const BOOT = window.AUTOMIUM;
+const { h, field, select, table, alertSlot, say, download, MONTHS, monthYear, stored, signIn } = window.kit;
+
 const ROLES = ["Admin", "Editor", "Viewer"];
 const ACTIONS = ["User invited", "User deactivated", "Role changed", "Users imported", "Settings changed"];
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
-  "September", "October", "November", "December"];
 
 // ---- state: the run's session, kept in localStorage so it survives reloads ----
 
-function loadState() {
-  const saved = localStorage.getItem(BOOT.storageKey);
-  if (saved) return JSON.parse(saved);
-  const session = BOOT.account ? { ref: BOOT.account.ref, email: BOOT.account.email } : null;
-  return { data: JSON.parse(JSON.stringify(BOOT.data)), session };
-}
-
-const state = loadState();
+const { state, save } = stored((boot) => ({
+  data: boot.data,
+  session: boot.account ? { ref: boot.account.ref, email: boot.account.email } : null,
+}));
 const data = state.data;
-
-function save() {
-  localStorage.setItem(BOOT.storageKey, JSON.stringify(state));
-}
 
 function viewer() {
   if (!state.session) return null;
@@ -55,68 +46,14 @@ function formatWhen(at) {
   return `${d} ${MONTHS[mo - 1]} ${y}, ${time}`;
 }
 
-function formatMonth(yearMonth) {
-  const [y, mo] = yearMonth.split("-").map(Number);
-  return `${MONTHS[mo - 1]} ${y}`;
-}
-
-// ---- DOM helpers ----
-
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === false || value === null || value === undefined) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (key === "text") el.textContent = value;
-    else if (value === true) el.setAttribute(key, "");
-    else el.setAttribute(key, value);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(typeof child === "string" ? document.createTextNode(child) : child);
-  }
-  return el;
-}
-
-function field(id, label, control) {
-  control.id = id;
-  return h("div", { class: "field" }, h("label", { for: id, text: label }), control);
-}
-
-function select(options, chosen) {
-  return h("select", {}, options.map((o) => h("option", { value: o, selected: o === chosen }, o)));
-}
-
-function table(name, headers, rows) {
-  const el = h("table", { "aria-label": name },
-    h("thead", {}, h("tr", {}, headers.map((text) => h("th", { scope: "col", text })))),
-    h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((c) => h("td", {}, c))))));
-  return el;
-}
+// ---- DOM helpers of this app alone (the common ones are the shared script's) ----
 
 function statusNote(name, text, hidden) {
   return h("div", { role: "status", "aria-label": name, hidden }, text);
 }
 
-// An error message region, in the page only while it holds a message.
-function alertSlot() {
-  return h("div", { role: "alert", hidden: true });
-}
-
-function say(slot, message) {
-  slot.textContent = message;
-  slot.hidden = !message;
-}
-
 function dialog(name, ...children) {
   return h("dialog", { "aria-label": name }, ...children);
-}
-
-function download(filename, text) {
-  const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "text/csv" })), download: filename });
-  document.body.append(link);
-  link.click();
-  link.remove();
 }
 
 function csvLine(values) {
@@ -162,16 +99,11 @@ function loginPage() {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     say(error, "");
-    const response = await fetch("/api/sign-in", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ profile: { email: email.value.trim() }, secrets: { password: password.value } }),
-    });
-    if (!response.ok) {
+    const account = await signIn({ email: email.value.trim() }, { password: password.value });
+    if (account === null) {
       say(error, "That email and password do not match an account.");
       return;
     }
-    const { account } = await response.json();
     state.session = { ref: account, email: email.value.trim() };
     save();
     location.assign("/");
@@ -386,8 +318,8 @@ function inviteUserDialog() {
 
 function profileText(user) {
   return user.status === "Active"
-    ? `${user.role}, active since ${formatMonth(user.since)}`
-    : `${user.role}, deactivated, a member since ${formatMonth(user.since)}`;
+    ? `${user.role}, active since ${monthYear(user.since)}`
+    : `${user.role}, deactivated, a member since ${monthYear(user.since)}`;
 }
 
 function userDetailPage(user) {

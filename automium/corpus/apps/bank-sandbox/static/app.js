@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const boot = window.AUTOMIUM;
+  const { h, field, select, table, downloadUrl, monthYear, stored, signIn } = window.kit;
   const root = document.getElementById("app");
   const VERIFIED = "bank-sandbox:verified";
 
@@ -19,27 +19,16 @@
   const SIGNED_IN_ROUTES = new Set(ROUTES.map(([id]) => id).filter((id) => id !== "login"));
   // A locked account keeps read access; every route that moves money sends it back.
   const MOVES_MONEY = new Set(["transfer", "transfer-review"]);
-  const MONTHS = [
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
-  ];
   const dollars = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
 
   // ---- state: the run's session, kept in localStorage so it survives page loads ----
 
-  function loadState() {
-    const saved = localStorage.getItem(boot.storageKey);
-    if (saved !== null) return JSON.parse(saved);
-    return {
-      data: JSON.parse(JSON.stringify(boot.data)),
-      session: boot.account ? boot.account.ref : null,
-      pendingSignIn: null,
-      editingDraft: false,
-    };
-  }
-
-  const state = loadState();
-  const save = () => localStorage.setItem(boot.storageKey, JSON.stringify(state));
+  const { state, save } = stored((boot) => ({
+    data: boot.data,
+    session: boot.account ? boot.account.ref : null,
+    pendingSignIn: null,
+    editingDraft: false,
+  }));
   save();
 
   const customer = () => (state.session ? state.data.customers[state.session] || null : null);
@@ -47,47 +36,12 @@
   const accountById = (who, id) => who.accounts.find((a) => a.id === id) || null;
   const money = (cents) => dollars.format(cents / 100);
   const masked = (number) => `\u2022\u2022\u2022\u2022 ${number}`;
-  const monthLabel = (isoMonth) => {
-    const [year, month] = isoMonth.split("-");
-    return `${MONTHS[Number(month) - 1]} ${year}`;
-  };
 
-  // ---- DOM helpers ----
+  // ---- DOM helpers of this app alone (the common ones are the shared script's) ----
 
-  function h(tag, attrs, ...children) {
-    const el = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-      else if (value === true) el.setAttribute(key, "");
-      else el.setAttribute(key, String(value));
-    }
-    for (const child of children.flat()) {
-      if (child === null || child === undefined || child === false) continue;
-      el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return el;
-  }
-
-  function field(id, label, control) {
-    return h("div", { class: "field" }, h("label", { for: id }, label), control);
-  }
-
-  function select(id, options, chosen) {
-    return h(
-      "select",
-      { id, name: id },
-      options.map((text) => h("option", { value: text, selected: text === chosen }, text)),
-    );
-  }
-
-  function table(label, headers, rows) {
-    return h(
-      "table",
-      { "aria-label": label },
-      h("thead", null, h("tr", null, headers.map((text) => h("th", { scope: "col" }, text)))),
-      h("tbody", null, rows.map((cells) => h("tr", null, cells.map((cell) => h("td", null, cell))))),
-    );
+  // A select named as its id: the bank names every control of its forms.
+  function namedSelect(id, options, chosen) {
+    return select(options, chosen, { id, name: id });
   }
 
   function showError(container, message) {
@@ -96,10 +50,7 @@
   }
 
   function download(filename, type, text) {
-    const link = h("a", { href: `data:${type};charset=utf-8,${encodeURIComponent(text)}`, download: filename });
-    document.body.append(link);
-    link.click();
-    link.remove();
+    downloadUrl(filename, `data:${type};charset=utf-8,${encodeURIComponent(text)}`);
   }
 
   // The verification iframe is its own page (/static/otp.html): it checks the code with the
@@ -123,15 +74,6 @@
     const query = new URLSearchParams({ for: purpose, customer: customerId });
     frame.src = `/static/otp.html?${query}`;
     verification = { frame, purpose, onVerified };
-  }
-
-  async function checkPassword(customerId, password) {
-    const response = await fetch("/api/sign-in", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ profile: { customerId }, secrets: { password } }),
-    });
-    return response.ok ? (await response.json()).account : null;
   }
 
   function signOut() {
@@ -177,7 +119,7 @@
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const id = customerId.value.trim();
-      const ref = id && password.value ? await checkPassword(id, password.value) : null;
+      const ref = id && password.value ? await signIn({ customerId: id }, { password: password.value }) : null;
       const who = ref ? state.data.customers[ref] : null;
       if (!ref) {
         showError(form, "That customer ID and password do not match our records.");
@@ -269,8 +211,8 @@
     save();
     const fromName = draft ? accountById(who, draft.from).name : names[0];
     const toName = draft ? accountById(who, draft.to).name : names[1] || names[0];
-    const from = select("from-account", names, fromName);
-    const to = select("to-account", names, toName);
+    const from = namedSelect("from-account", names, fromName);
+    const to = namedSelect("to-account", names, toName);
     const amount = h("input", { id: "amount", name: "amount", inputmode: "decimal", autocomplete: "off" });
     const reference = h("input", { id: "reference", name: "reference", maxlength: 40, autocomplete: "off" });
     if (draft) {
@@ -408,8 +350,8 @@
   function statements(who) {
     const names = who.accounts.map((a) => a.name);
     const years = [...new Set(who.statements.map((s) => s.month.slice(0, 4)))].sort().reverse();
-    const accountSelect = select("statement-account", names, names[0]);
-    const yearSelect = select("statement-year", years, years[0]);
+    const accountSelect = namedSelect("statement-account", names, names[0]);
+    const yearSelect = namedSelect("statement-year", years, years[0]);
     const holder = h("div");
     const showTable = () => {
       const account = accountNamed(who, accountSelect.value);
@@ -417,7 +359,7 @@
         .filter((s) => s.account === account.id && s.month.startsWith(yearSelect.value))
         .sort((a, b) => b.month.localeCompare(a.month))
         .map((s) => {
-          const label = monthLabel(s.month);
+          const label = monthYear(s.month);
           const csv = [
             "Account,Number,Month,Closing balance",
             `${account.name},${account.number},${label},"${money(s.closingCents)}"`,

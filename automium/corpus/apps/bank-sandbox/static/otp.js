@@ -28,18 +28,13 @@
       return;
     }
     button.disabled = true;
-    const response = await fetch("/api/sign-in", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ profile: { customerId }, secrets: { "one-time-code": code.value.trim() } }),
-    });
+    const account = await window.kit.signIn({ customerId }, { "one-time-code": code.value.trim() });
     button.disabled = false;
-    if (!response.ok) {
+    if (account === null) {
       code.value = "";
       showError("That code is not right. Check the latest text message and try again.");
       return;
     }
-    const { account } = await response.json();
     window.parent.postMessage({ type: VERIFIED, for: purpose, account }, location.origin);
   });
 })();

@@ -3,30 +3,21 @@
 // at the load event.
 "use strict";
 
-const BOOT = window.AUTOMIUM;
+const { h, field, select, table, alertSlot, say, download, MONTHS, stored, signIn } = window.kit;
+
 const QUEUES = ["Open", "Pending", "Solved", "All tickets"];
 const STATUSES = ["Open", "Pending", "Solved"];
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
-  "September", "October", "November", "December"];
 // How long the desk takes to confirm a reply: the notification arrives after the click, as a
 // real one does, so a journey has to wait for it.
 const CONFIRM_DELAY_MS = 300;
 
 // ---- state: the run's session, kept in localStorage so it survives reloads ----
 
-function loadState() {
-  const saved = localStorage.getItem(BOOT.storageKey);
-  if (saved) return JSON.parse(saved);
-  const session = BOOT.account ? { ref: BOOT.account.ref, email: BOOT.account.email } : null;
-  return { data: JSON.parse(JSON.stringify(BOOT.data)), session };
-}
-
-const state = loadState();
+const { state, save } = stored((boot) => ({
+  data: boot.data,
+  session: boot.account ? { ref: boot.account.ref, email: boot.account.email } : null,
+}));
 const data = state.data;
-
-function save() {
-  localStorage.setItem(BOOT.storageKey, JSON.stringify(state));
-}
 
 function me() {
   if (!state.session) return null;
@@ -59,57 +50,6 @@ function ago(at) {
   if (days === 1) return "Yesterday";
   const [, mo, d] = at.slice(0, 10).split("-").map(Number);
   return `${d} ${MONTHS[mo - 1]}`;
-}
-
-// ---- DOM helpers ----
-
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === false || value === null || value === undefined) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (key === "text") el.textContent = value;
-    else if (value === true) el.setAttribute(key, "");
-    else el.setAttribute(key, value);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(typeof child === "string" ? document.createTextNode(child) : child);
-  }
-  return el;
-}
-
-function field(id, label, control) {
-  control.id = id;
-  return h("div", { class: "field" }, h("label", { for: id, text: label }), control);
-}
-
-function select(options, chosen) {
-  return h("select", {}, options.map((o) => h("option", { value: o, selected: o === chosen }, o)));
-}
-
-function table(name, headers, rows) {
-  const el = h("table", { "aria-label": name },
-    h("thead", {}, h("tr", {}, headers.map((text) => h("th", { scope: "col", text })))),
-    h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((c) => h("td", {}, c))))));
-  return el;
-}
-
-// An error message region, in the page only while it holds a message.
-function alertSlot() {
-  return h("div", { role: "alert", hidden: true });
-}
-
-function say(slot, message) {
-  slot.textContent = message;
-  slot.hidden = !message;
-}
-
-function download(filename, text) {
-  const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "text/csv" })), download: filename });
-  document.body.append(link);
-  link.click();
-  link.remove();
 }
 
 // ---- the frame of every signed-in page ----
@@ -149,16 +89,11 @@ function loginPage() {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     say(error, "");
-    const response = await fetch("/api/sign-in", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ profile: { email: email.value.trim() }, secrets: { password: password.value } }),
-    });
-    if (!response.ok) {
+    const account = await signIn({ email: email.value.trim() }, { password: password.value });
+    if (account === null) {
       say(error, "That email and password do not match an account.");
       return;
     }
-    const { account } = await response.json();
     state.session = { ref: account, email: email.value.trim() };
     save();
     location.assign("/inbox");

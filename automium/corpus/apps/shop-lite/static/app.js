@@ -3,6 +3,8 @@
 // are checked by the host (POST /api/sign-in), so the page never holds a password.
 "use strict";
 
+const { h, stored, signIn } = window.kit;
+
 const PAGE_SIZE = 5;
 const TITLES = {
   home: "Storefront home",
@@ -18,36 +20,13 @@ const TITLES = {
 // Routes a signed-out visitor is sent to sign in from.
 const SIGNED_IN_ONLY = new Set(["checkout", "orders"]);
 
-function load() {
-  const saved = localStorage.getItem(AUTOMIUM.storageKey);
-  if (saved !== null) return JSON.parse(saved);
-  const data = AUTOMIUM.data;
-  return {
-    cart: (data.cart || []).map((line) => ({ ...line })),
-    orders: (data.orders || []).map((order) => ({ ...order })),
-    account: AUTOMIUM.account,
-  };
-}
-
-const state = load();
+const { state, save } = stored((boot) => ({
+  cart: boot.data.cart || [],
+  orders: boot.data.orders || [],
+  account: boot.account,
+}));
 const data = AUTOMIUM.data;
 const products = new Map(data.products.map((product) => [product.id, product]));
-
-function save() {
-  localStorage.setItem(AUTOMIUM.storageKey, JSON.stringify(state));
-}
-
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === false || value === null || value === undefined) continue;
-    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key === "checked") node.checked = Boolean(value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  node.append(...children);
-  return node;
-}
 
 function money(cents) {
   return `$${(cents / 100).toFixed(2)}`;
@@ -75,16 +54,16 @@ function route() {
 // -- the parts every page shares -------------------------------------------------------------
 
 function searchForm(query = "") {
-  const input = el("input", { id: "site-search", type: "search", name: "q", value: query });
-  return el(
+  const input = h("input", { id: "site-search", type: "search", name: "q", value: query });
+  return h(
     "search",
     { "aria-label": "Site search" },
-    el(
+    h(
       "form",
       { action: "/search", method: "get" },
-      el("label", { for: "site-search", class: "visually-hidden" }, "Search"),
+      h("label", { for: "site-search", class: "visually-hidden" }, "Search"),
       input,
-      el("button", { type: "submit" }, "Search"),
+      h("button", { type: "submit" }, "Search"),
     ),
   );
 }
@@ -96,21 +75,21 @@ function signOut() {
 }
 
 function banner({ search = true, account = true, query = "", signOutButton = false } = {}) {
-  const parts = [el("a", { href: "/", class: "brand" }, "Shop Lite home")];
+  const parts = [h("a", { href: "/", class: "brand" }, "Shop Lite home")];
   if (search) parts.push(searchForm(query));
-  parts.push(el("a", { href: "/cart" }, "Cart"));
+  parts.push(h("a", { href: "/cart" }, "Cart"));
   if (account) {
-    if (state.account) parts.push(el("a", { href: "/orders" }, "Your orders"));
-    else parts.push(el("a", { href: "/login" }, "Sign in"));
+    if (state.account) parts.push(h("a", { href: "/orders" }, "Your orders"));
+    else parts.push(h("a", { href: "/login" }, "Sign in"));
   }
   if (signOutButton && state.account) {
-    parts.push(el("button", { type: "button", onclick: signOut }, "Sign out"));
+    parts.push(h("button", { type: "button", onclick: signOut }, "Sign out"));
   }
-  return el("header", {}, ...parts);
+  return h("header", {}, ...parts);
 }
 
 function cartUpdates() {
-  return el("p", { role: "status", "aria-label": "Cart updates", hidden: true });
+  return h("p", { role: "status", "aria-label": "Cart updates", hidden: true });
 }
 
 function addToCart(productId, quantity, status) {
@@ -123,12 +102,12 @@ function addToCart(productId, quantity, status) {
 }
 
 function productItem(product, status) {
-  return el(
+  return h(
     "li",
     {},
-    el("a", { href: `/products/${product.id}` }, product.name),
-    el("span", { class: "price" }, money(product.price)),
-    el("button", { type: "button", onclick: () => addToCart(product.id, 1, status) }, "Add to cart"),
+    h("a", { href: `/products/${product.id}` }, product.name),
+    h("span", { class: "price" }, money(product.price)),
+    h("button", { type: "button", onclick: () => addToCart(product.id, 1, status) }, "Add to cart"),
   );
 }
 
@@ -147,65 +126,60 @@ function home() {
   const featured = data.products.filter((product) => product.featured);
   return [
     banner({ signOutButton: true }),
-    el(
+    h(
       "main",
       {},
-      el("h1", {}, "Featured"),
-      el("ul", { "aria-label": "Featured products", class: "products" }, ...featured.map((p) => productItem(p, status))),
+      h("h1", {}, "Featured"),
+      h("ul", { "aria-label": "Featured products", class: "products" }, ...featured.map((p) => productItem(p, status))),
       status,
     ),
-    el(
+    h(
       "footer",
       {},
-      el("a", { href: "/help/shipping" }, "Shipping and returns"),
-      el("a", { href: "/help/contact" }, "Contact us"),
+      h("a", { href: "/help/shipping" }, "Shipping and returns"),
+      h("a", { href: "/help/contact" }, "Contact us"),
     ),
   ];
 }
 
-async function signIn(event, form) {
+async function submitSignIn(event, form) {
   event.preventDefault();
   const email = form.elements.email.value;
   const password = form.elements.password.value;
-  const response = await fetch("/api/sign-in", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ profile: { email }, secrets: { password } }),
-  });
-  if (!response.ok) {
+  const account = await signIn({ email }, { password });
+  if (account === null) {
     const error = document.getElementById("sign-in-error");
     error.textContent = "That email and password do not match an account.";
     error.hidden = false;
     return;
   }
-  const { account } = await response.json();
   state.account = { ref: account, email };
   save();
   location.assign("/");
 }
 
 function login() {
-  const form = el(
+  const form = h(
     "form",
     { "aria-label": "Sign in", novalidate: true },
-    el("label", { for: "email" }, "Email"),
-    el("input", { id: "email", name: "email", type: "email", autocomplete: "username" }),
-    el("label", { for: "password" }, "Password"),
-    el("input", { id: "password", name: "password", type: "password", autocomplete: "current-password" }),
-    el("label", {}, el("input", { type: "checkbox", name: "keep" }), " Keep me signed in"),
-    el("p", { id: "sign-in-error", role: "alert", hidden: true }),
-    el("button", { type: "submit" }, "Sign in"),
+    h("label", { for: "email" }, "Email"),
+    h("input", { id: "email", name: "email", type: "email", autocomplete: "username" }),
+    h("label", { for: "password" }, "Password"),
+    h("input", { id: "password", name: "password", type: "password", autocomplete: "current-password" }),
+    h("label", {}, h("input", { type: "checkbox", name: "keep" }), " Keep me signed in"),
+    h("p", { id: "sign-in-error", role: "alert", hidden: true }),
+    h("button", { type: "submit" }, "Sign in"),
   );
-  form.addEventListener("submit", (event) => signIn(event, form));
+  form.addEventListener("submit", (event) => submitSignIn(event, form));
   return [
     banner({ search: false, account: false }),
-    el(
+    h(
       "main",
       {},
-      el("h1", {}, "Sign in"),
+      h("h1", {}, "Sign in"),
       form,
-      el("a", { href: "/help/account" }, "Create an account"),
-      el("a", { href: "/help/password" }, "Forgot your password?"),
+      h("a", { href: "/help/account" }, "Create an account"),
+      h("a", { href: "/help/password" }, "Forgot your password?"),
     ),
   ];
 }
@@ -226,8 +200,8 @@ function searchUrl(query, sort, page) {
 }
 
 function pageLink(label, href) {
-  if (href === null) return el("a", { role: "link", "aria-disabled": "true" }, label);
-  return el("a", { href }, label);
+  if (href === null) return h("a", { role: "link", "aria-disabled": "true" }, label);
+  return h("a", { href }, label);
 }
 
 function search() {
@@ -243,31 +217,31 @@ function search() {
   const page = Math.min(pages, Math.max(1, Number.parseInt(params.get("page") || "1", 10) || 1));
   const shown = found.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const status = cartUpdates();
-  const select = el(
+  const select = h(
     "select",
     {
       id: "sort",
       onchange: () => location.assign(searchUrl(query, select.value, 1)),
     },
     ...Object.entries(SORTS).map(([value, { label }]) =>
-      el("option", { value, selected: value === sort }, label),
+      h("option", { value, selected: value === sort }, label),
     ),
   );
   return [
     banner({ query }),
-    el(
+    h(
       "main",
       {},
-      el("h1", {}, "Search results"),
-      el("p", { role: "status", "aria-label": "Result count" }, `${found.length} ${found.length === 1 ? "result" : "results"}`),
-      el("label", { for: "sort" }, "Sort by"),
+      h("h1", {}, "Search results"),
+      h("p", { role: "status", "aria-label": "Result count" }, `${found.length} ${found.length === 1 ? "result" : "results"}`),
+      h("label", { for: "sort" }, "Sort by"),
       select,
-      el("ul", { "aria-label": "Results", class: "products" }, ...shown.map((p) => productItem(p, status))),
-      el(
+      h("ul", { "aria-label": "Results", class: "products" }, ...shown.map((p) => productItem(p, status))),
+      h(
         "nav",
         { "aria-label": "Pagination" },
         pageLink("Previous page", page > 1 ? searchUrl(query, sort, page - 1) : null),
-        el("span", {}, `Page ${page} of ${pages}`),
+        h("span", {}, `Page ${page} of ${pages}`),
         pageLink("Next page", page < pages ? searchUrl(query, sort, page + 1) : null),
       ),
       status,
@@ -277,17 +251,17 @@ function search() {
 
 function product({ product: item }) {
   const status = cartUpdates();
-  const quantity = el("input", { id: "quantity", type: "number", min: "1", value: "1" });
+  const quantity = h("input", { id: "quantity", type: "number", min: "1", value: "1" });
   return [
     banner(),
-    el(
+    h(
       "main",
       {},
-      el("h1", {}, item.name),
-      el("div", {}, "In stock, ships in 2 days"),
-      el("label", { for: "quantity" }, "Quantity"),
+      h("h1", {}, item.name),
+      h("div", {}, "In stock, ships in 2 days"),
+      h("label", { for: "quantity" }, "Quantity"),
       quantity,
-      el(
+      h(
         "button",
         {
           type: "button",
@@ -295,13 +269,13 @@ function product({ product: item }) {
         },
         "Add to cart",
       ),
-      el("a", { href: "/search" }, "Back to results"),
+      h("a", { href: "/search" }, "Back to results"),
       status,
-      el(
+      h(
         "section",
         { "aria-labelledby": "reviews" },
-        el("h2", { id: "reviews" }, "Reviews"),
-        el("div", {}, "4.6 out of 5, 32 reviews"),
+        h("h2", { id: "reviews" }, "Reviews"),
+        h("div", {}, "4.6 out of 5, 32 reviews"),
       ),
     ),
   ];
@@ -315,38 +289,38 @@ function remove(productId) {
 
 function cart() {
   const parts = [
-    el("h1", {}, state.cart.length ? "Your cart" : "Your cart is empty"),
-    el("a", { href: "/" }, "Continue shopping"),
+    h("h1", {}, state.cart.length ? "Your cart" : "Your cart is empty"),
+    h("a", { href: "/" }, "Continue shopping"),
   ];
   if (state.cart.length) {
     parts.push(
-      el(
+      h(
         "table",
         {},
-        el("caption", {}, "Cart items"),
-        el("thead", {}, el("tr", {}, el("th", {}, "Item"), el("th", {}, "Quantity"), el("th", {}, "Price"))),
-        el(
+        h("caption", {}, "Cart items"),
+        h("thead", {}, h("tr", {}, h("th", {}, "Item"), h("th", {}, "Quantity"), h("th", {}, "Price"))),
+        h(
           "tbody",
           {},
           ...state.cart.map((line) => {
             const item = products.get(line.id);
-            return el(
+            return h(
               "tr",
               {},
-              el("td", {}, item.name),
-              el("td", {}, String(line.quantity)),
-              el("td", {}, money(item.price * line.quantity)),
+              h("td", {}, item.name),
+              h("td", {}, String(line.quantity)),
+              h("td", {}, money(item.price * line.quantity)),
             );
           }),
         ),
       ),
       ...state.cart.map((line) =>
-        el("button", { type: "button", onclick: () => remove(line.id) }, `Remove ${products.get(line.id).name}`),
+        h("button", { type: "button", onclick: () => remove(line.id) }, `Remove ${products.get(line.id).name}`),
       ),
-      el("a", { href: "/checkout" }, "Checkout"),
+      h("a", { href: "/checkout" }, "Checkout"),
     );
   }
-  return [banner(), el("main", {}, ...parts)];
+  return [banner(), h("main", {}, ...parts)];
 }
 
 function nextOrderId() {
@@ -378,31 +352,31 @@ function checkout() {
   const count = cartCount();
   return [
     banner({ search: false, account: false }),
-    el(
+    h(
       "main",
       {},
-      el("h1", {}, "Checkout"),
-      el(
+      h("h1", {}, "Checkout"),
+      h(
         "section",
         { "aria-label": "Shipping address" },
-        el("div", {}, data.address || ""),
-        el("button", { type: "button" }, "Change address"),
+        h("div", {}, data.address || ""),
+        h("button", { type: "button" }, "Change address"),
       ),
-      el(
+      h(
         "div",
         { role: "radiogroup", "aria-label": "Payment method" },
-        el("input", { type: "radio", id: "saved-card", name: "payment", checked: true }),
-        el("label", { for: "saved-card" }, `Saved card ending ${data.savedCard || ""}`),
-        el("input", { type: "radio", id: "new-card", name: "payment" }),
-        el("label", { for: "new-card" }, "New card"),
+        h("input", { type: "radio", id: "saved-card", name: "payment", checked: true }),
+        h("label", { for: "saved-card" }, `Saved card ending ${data.savedCard || ""}`),
+        h("input", { type: "radio", id: "new-card", name: "payment" }),
+        h("label", { for: "new-card" }, "New card"),
       ),
-      el(
+      h(
         "section",
         { "aria-label": "Order summary" },
-        el("div", {}, `${count} ${count === 1 ? "item" : "items"}, ${money(cartTotal())}`),
+        h("div", {}, `${count} ${count === 1 ? "item" : "items"}, ${money(cartTotal())}`),
       ),
-      el("p", { id: "checkout-error", role: "alert", hidden: true }),
-      el("button", { type: "button", onclick: placeOrder }, "Place order"),
+      h("p", { id: "checkout-error", role: "alert", hidden: true }),
+      h("button", { type: "button", onclick: placeOrder }, "Place order"),
     ),
   ];
 }
@@ -410,51 +384,51 @@ function checkout() {
 function confirmation({ orderId }) {
   return [
     banner({ search: false, account: false }),
-    el(
+    h(
       "main",
       {},
-      el("h1", {}, "Thank you for your order"),
-      el("p", { role: "status", "aria-label": "Order number" }, `Order #${orderId}`),
-      el("div", {}, "A confirmation email is on its way."),
-      el("a", { href: "/orders" }, "View your orders"),
-      el("a", { href: "/" }, "Continue shopping"),
+      h("h1", {}, "Thank you for your order"),
+      h("p", { role: "status", "aria-label": "Order number" }, `Order #${orderId}`),
+      h("div", {}, "A confirmation email is on its way."),
+      h("a", { href: "/orders" }, "View your orders"),
+      h("a", { href: "/" }, "Continue shopping"),
     ),
   ];
 }
 
 function orders() {
   const rows = state.orders.map((order) =>
-    el(
+    h(
       "tr",
       {},
-      el(
+      h(
         "td",
         {},
         order.confirmation
-          ? el("a", { href: `/orders/${order.id}/confirmation` }, `Order #${order.id}`)
+          ? h("a", { href: `/orders/${order.id}/confirmation` }, `Order #${order.id}`)
           : `Order #${order.id}`,
       ),
-      el("td", {}, order.placed),
-      el("td", {}, ...order.items.map((line) => el("a", { href: `/products/${line.id}` }, products.get(line.id).name))),
-      el("td", {}, order.status),
+      h("td", {}, order.placed),
+      h("td", {}, ...order.items.map((line) => h("a", { href: `/products/${line.id}` }, products.get(line.id).name))),
+      h("td", {}, order.status),
     ),
   );
   return [
     banner({ search: false, account: false, signOutButton: true }),
-    el(
+    h(
       "main",
       {},
-      el("h1", {}, "Your orders"),
-      el(
+      h("h1", {}, "Your orders"),
+      h(
         "table",
         {},
-        el("caption", {}, "Past orders"),
-        el(
+        h("caption", {}, "Past orders"),
+        h(
           "thead",
           {},
-          el("tr", {}, el("th", {}, "Order"), el("th", {}, "Placed"), el("th", {}, "Items"), el("th", {}, "Status")),
+          h("tr", {}, h("th", {}, "Order"), h("th", {}, "Placed"), h("th", {}, "Items"), h("th", {}, "Status")),
         ),
-        el("tbody", {}, ...rows),
+        h("tbody", {}, ...rows),
       ),
     ),
   ];
@@ -469,11 +443,11 @@ const HELP = {
 
 function help({ topic }) {
   const [heading, text] = HELP[topic];
-  return [banner(), el("main", {}, el("h1", {}, heading), el("div", {}, text))];
+  return [banner(), h("main", {}, h("h1", {}, heading), h("div", {}, text))];
 }
 
 function notFound() {
-  return [banner(), el("main", {}, el("h1", {}, "Page not found"), el("a", { href: "/" }, "Shop Lite home"))];
+  return [banner(), h("main", {}, h("h1", {}, "Page not found"), h("a", { href: "/" }, "Shop Lite home"))];
 }
 
 const PAGES = {

@@ -2,35 +2,15 @@
 // reloads and the filter routes; a new run starts from the fixture's seed.
 "use strict";
 
+const { h, stored } = window.kit;
+
 const ROUTES = {
   "/": { filter: "all", title: "All todos" },
   "/active": { filter: "active", title: "Active todos" },
   "/completed": { filter: "completed", title: "Completed todos" },
 };
 
-function load() {
-  const saved = localStorage.getItem(AUTOMIUM.storageKey);
-  if (saved !== null) return JSON.parse(saved);
-  return { todos: (AUTOMIUM.data.todos || []).map((todo) => ({ ...todo })) };
-}
-
-const state = load();
-
-function save() {
-  localStorage.setItem(AUTOMIUM.storageKey, JSON.stringify(state));
-}
-
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === false || value === null || value === undefined) continue;
-    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key === "checked") node.checked = Boolean(value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  node.append(...children);
-  return node;
-}
+const { state, save } = stored((boot) => ({ todos: boot.data.todos || [] }));
 
 function nextId() {
   return state.todos.reduce((max, todo) => Math.max(max, todo.id), 0) + 1;
@@ -49,18 +29,18 @@ function change(update) {
 }
 
 function row(todo) {
-  return el(
+  return h(
     "li",
     { class: todo.completed ? "completed" : null },
-    el("input", {
+    h("input", {
       type: "checkbox",
       class: "toggle",
       "aria-label": "Toggle Todo",
       checked: todo.completed,
       onchange: (event) => change(() => { todo.completed = event.target.checked; }),
     }),
-    el("label", {}, todo.title),
-    el(
+    h("label", {}, todo.title),
+    h(
       "button",
       {
         class: "destroy",
@@ -73,13 +53,13 @@ function row(todo) {
 }
 
 function filterLink(href, label, current) {
-  return el("li", {}, el("a", { href, class: current ? "selected" : null }, label));
+  return h("li", {}, h("a", { href, class: current ? "selected" : null }, label));
 }
 
 let parts = null;
 
 function build(route) {
-  const input = el("input", {
+  const input = h("input", {
     class: "new-todo",
     placeholder: "What needs to be done?",
     autofocus: true,
@@ -90,16 +70,16 @@ function build(route) {
       input.value = "";
     },
   });
-  const toggleAll = el("input", {
+  const toggleAll = h("input", {
     id: "toggle-all",
     class: "toggle-all",
     type: "checkbox",
     onchange: (event) =>
       change(() => { for (const todo of state.todos) todo.completed = event.target.checked; }),
   });
-  const list = el("ul", { class: "todo-list" });
-  const count = el("span", { class: "todo-count", role: "status", "aria-label": "Items left" });
-  const clear = el(
+  const list = h("ul", { class: "todo-list" });
+  const count = h("span", { class: "todo-count", role: "status", "aria-label": "Items left" });
+  const clear = h(
     "button",
     {
       class: "clear-completed",
@@ -107,18 +87,18 @@ function build(route) {
     },
     "Clear completed",
   );
-  const main = el(
+  const main = h(
     "main",
     { class: "main" },
     toggleAll,
-    el("label", { for: "toggle-all" }, "Mark all as complete"),
+    h("label", { for: "toggle-all" }, "Mark all as complete"),
     list,
   );
-  const footer = el(
+  const footer = h(
     "footer",
     { class: "footer" },
     count,
-    el(
+    h(
       "ul",
       { class: "filters", "aria-label": "Filters" },
       filterLink("/", "All", route.filter === "all"),
@@ -128,7 +108,7 @@ function build(route) {
     clear,
   );
   const app = document.getElementById("app");
-  app.append(el("header", { class: "header" }, el("h1", {}, "todos"), input), main, footer);
+  app.append(h("header", { class: "header" }, h("h1", {}, "todos"), input), main, footer);
   input.focus();
   return { route, toggleAll, list, count, clear, main, footer };
 }
@@ -148,7 +128,7 @@ function render() {
 function notFound() {
   document.title = "Page not found";
   document.getElementById("app").append(
-    el("main", {}, el("h1", {}, "Page not found"), el("a", { href: "/" }, "All todos")),
+    h("main", {}, h("h1", {}, "Page not found"), h("a", { href: "/" }, "All todos")),
   );
 }
 
