@@ -25,14 +25,36 @@ def app_files() -> list[Path]:
     return sorted(p for p in APPS.rglob("*") if p.is_file())
 
 
-def get(server: AppServer, path: str) -> tuple[int, str, bytes]:
+def get(server: AppServer, path: str, header: str = "Content-Type") -> tuple[int, str, bytes]:
+    """The status, one header and the body of a GET of ``path``."""
     connection = http.client.HTTPConnection("127.0.0.1", int(server.url.rsplit(":", 1)[1]))
     try:
         connection.request("GET", path)
         response = connection.getresponse()
-        return response.status, response.getheader("Content-Type") or "", response.read()
+        return response.status, response.getheader(header) or "", response.read()
     finally:
         connection.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "cache"),
+    [
+        ("/", "no-store"),  # the shell carries the fixture's state
+        ("/users", "no-store"),
+        ("/static/app.js", "max-age=600"),
+        ("/static/app.css", "max-age=600"),
+        ("/shared/kit.js", "max-age=600"),
+        ("/files/users.csv", "no-store"),
+        ("/static/missing.js", "no-store"),
+    ],
+)
+def test_only_the_apps_scripts_and_styles_may_come_from_a_browsers_cache(
+    path: str, cache: str
+) -> None:
+    with AppServer("admin-console", "admin-console.admin-user") as server:
+        status, cache_control, _ = get(server, path, "Cache-Control")
+
+    assert (status == 200, cache_control) == (path != "/static/missing.js", cache)
 
 
 def test_there_are_owned_apps_and_files_to_look_at() -> None:

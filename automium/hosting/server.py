@@ -40,6 +40,10 @@ _MAX_BODY = 64 * 1024
 # Files a page may load: the app's own, and the fixture files a journey uploads. Besides
 # these, /shared/ serves the apps' shared folder (SHARED), the same for every app.
 _FILE_FOLDERS = ("static", "files")
+# An app's scripts and styles do not change while it is served, so a page a browser loads
+# again (every proof and every run step starts from a fresh load) takes them from its cache;
+# the shell, which carries the fixture's state, is never cached.
+_ASSETS_CACHE = "max-age=600"
 
 
 @dataclass(frozen=True)
@@ -136,11 +140,13 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: a run's console log is the page's, not the server's."""
 
-    def _send(self, status: HTTPStatus, body: bytes, content_type: str) -> None:
+    def _send(
+        self, status: HTTPStatus, body: bytes, content_type: str, cache: str = "no-store"
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
+        self.send_header("Cache-Control", cache)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -155,9 +161,10 @@ class _Handler(BaseHTTPRequestHandler):
             body = (resources.files(__package__) / "faults.js").read_bytes()
             self._send(HTTPStatus.OK, body, "text/javascript")
         elif head in _FILE_FOLDERS:
-            self._send_file(app_root(self.app.app_id) / head, rest)
+            cache = _ASSETS_CACHE if head == "static" else "no-store"
+            self._send_file(app_root(self.app.app_id) / head, rest, cache)
         elif head == SHARED:
-            self._send_file(shared_root(), rest)
+            self._send_file(shared_root(), rest, _ASSETS_CACHE)
         elif head == "api":
             self._send_json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": "the API takes POST"})
         else:
@@ -165,7 +172,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     do_HEAD = do_GET
 
-    def _send_file(self, folder: Traversable, rest: str) -> None:
+    def _send_file(self, folder: Traversable, rest: str, cache: str) -> None:
         """The file at ``rest`` below ``folder``, and never one outside it: no part of the path
         may be empty, ``.`` or ``..``, or hold a backslash."""
         parts = rest.split("/")
@@ -179,7 +186,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(HTTPStatus.NOT_FOUND, {"error": "no such file"})
             return
         content_type = mimetypes.guess_type(parts[-1])[0] or "application/octet-stream"
-        self._send(HTTPStatus.OK, target.read_bytes(), content_type)
+        self._send(HTTPStatus.OK, target.read_bytes(), content_type, cache)
 
     def do_POST(self) -> None:
         if urlsplit(self.path).path != "/api/sign-in":
