@@ -30,10 +30,12 @@ from urllib.parse import quote
 from automium import corpus
 from automium.capabilities import find
 from automium.contracts import (
+    FillStep,
     Journey,
     PlannerReference,
     ReplayLane,
     RunSubmissionInput,
+    Step,
     Verdict,
     to_document,
 )
@@ -173,8 +175,8 @@ class _Run:
         out = options.out if options.out is not None else Path.cwd() / self.fixture.artifact_root
         self.dir = RunDir(out, self.run_id, self.fixture.artifact_root)
         self.replay = Replay(self.run_id)
-        refs = [getattr(s, "secret_ref", None) for s in journey.steps]
-        self.secrets = [secret(journey.app_id, ref) for ref in refs if isinstance(ref, str)]
+        refs = [s.secret_ref for s in journey.steps if isinstance(s, FillStep) and s.secret_ref]
+        self.secrets = [secret(journey.app_id, ref) for ref in refs]
         self.step: str | None = None
         self.console: list[str] = []
         self.retries = 0
@@ -258,7 +260,7 @@ class _Run:
             completed += 1
         return Verdict.PASSED, completed, None
 
-    def _step(self, page: Page, step: Any, visit: Visit) -> Verdict | None:
+    def _step(self, page: Page, step: Step, visit: Visit) -> Verdict | None:
         attempts = self.journey.recovery.max_attempts
         for attempt in range(1, attempts + 1):
             if attempt > 1:
@@ -272,10 +274,10 @@ class _Run:
             return self._exhausted(timed_out=failed == "action.timed_out")
         return self._assertions(page, step, visit)
 
-    def _act(self, page: Page, step: Any, visit: Visit, attempt: int) -> str | None:
+    def _act(self, page: Page, step: Step, visit: Visit, attempt: int) -> str | None:
         secret_value = (
             secret(self.journey.app_id, step.secret_ref)
-            if getattr(step, "secret_ref", None)
+            if isinstance(step, FillStep) and step.secret_ref
             else None
         )
         if secret_value is not None:
@@ -306,7 +308,7 @@ class _Run:
         )
         return kind
 
-    def _decide(self, page: Page, step: Any, attempt: int) -> None:
+    def _decide(self, page: Page, step: Step, attempt: int) -> None:
         matched = self.routes.match(page.url)
         request = {
             "goal": self.journey.goal[:200],
@@ -325,7 +327,7 @@ class _Run:
         self.replay.emit(L.PLANNER, "decision.made", decision, step=step.id)
         self.transcript.append({"stepId": step.id, "request": request, "decision": decision})
 
-    def _assertions(self, page: Page, step: Any, visit: Visit) -> Verdict | None:
+    def _assertions(self, page: Page, step: Step, visit: Visit) -> Verdict | None:
         for assertion in (a for a in self.journey.assertions if a.after_step == step.id):
             for attempt in range(1, self.journey.recovery.max_attempts + 1):
                 if attempt > 1:

@@ -46,13 +46,19 @@ from automium.benchmark.simulation import (
 from automium.contracts import (
     FailureClass,
     Intent,
+    NavigateStep,
+    PressKeyStep,
     ReplayLane,
+    SemanticLocator,
+    SnapshotRef,
+    Step,
     TimelineSummary,
     Verdict,
 )
 from automium.journeys import CheckedJourney
 from automium.journeys.node_captions import step_label
 from automium.journeys.page_checks import Visit
+from automium.journeys.steps import secret_ref_of, target_of, value_of
 from automium.replay.summary import required_kinds
 
 _VERDICTS: Mapping[FailureClass, Verdict] = {
@@ -160,28 +166,29 @@ class _Clock:
         return self.seq - 1
 
 
-def decision_of(step: Any, planner_id: str, label: str, *, wrong: bool = False) -> dict[str, Any]:
+def decision_of(step: Step, planner_id: str, label: str, *, wrong: bool = False) -> dict[str, Any]:
     """What a planner decides for ``step`` (``planner-adapter.v1``'s decision, without its
     costs): the step's own intent, target and value, never a secret's value. ``wrong``: the
     planner picked another element than the step's (a modeled planner failure)."""
-    target = getattr(step, "target", None)
-    locator = getattr(target, "root", target)
+    target = target_of(step)
+    locator = target if isinstance(target, SemanticLocator) else None
+    secret_ref = secret_ref_of(step)
     return {
         "plannerId": planner_id,
         "intent": step.intent,
-        "targetRole": getattr(locator, "role", None),
+        "targetRole": locator.role if locator else None,
         "targetName": (
-            f"{getattr(locator, 'name', '')} (another element)"
+            f"{locator.name if locator else ''} (another element)"
             if wrong
-            else getattr(locator, "name", None)
+            else (locator.name if locator else None)
         ),
-        "targetNth": getattr(locator, "nth", None),
-        "targetRef": getattr(locator, "ref", None),
-        "value": None if getattr(step, "secret_ref", None) else getattr(step, "value", None),
-        "secretRef": getattr(step, "secret_ref", None),
-        "route": getattr(step, "route", None),
-        "entity": getattr(step, "entity", None),
-        "key": getattr(step, "key", None),
+        "targetNth": locator.nth if locator else None,
+        "targetRef": target.ref if isinstance(target, SnapshotRef) else None,
+        "value": None if secret_ref else value_of(step),
+        "secretRef": secret_ref,
+        "route": step.route if isinstance(step, NavigateStep) else None,
+        "entity": step.entity if isinstance(step, NavigateStep) else None,
+        "key": step.key if isinstance(step, PressKeyStep) else None,
         "rationale": f"Step {step.id}: {label}"[:200],
     }
 
@@ -266,7 +273,7 @@ class _Modeler:
         clock.emit(L.WORKER, "worker.released", {"workerId": "modeled-worker"}, after_ms=50)
         return Timeline(tuple(clock.events), verdict, steps, self.failure, tuple(self.reported))
 
-    def _step(self, step: Any, visit: Visit, injected: FailureClass | None) -> Verdict | None:
+    def _step(self, step: Step, visit: Visit, injected: FailureClass | None) -> Verdict | None:
         L = ReplayLane
         clock = self.clock
         if injected is FailureClass.FIXTURE_ISSUE:
@@ -313,7 +320,7 @@ class _Modeler:
         self._page(step, visit)
         return self._assertions(step, product_issue=injected is FailureClass.PRODUCT_ISSUE)
 
-    def _decide(self, step: Any, visit: Visit, *, wrong: bool, attempt: int = 1) -> None:
+    def _decide(self, step: Step, visit: Visit, *, wrong: bool, attempt: int = 1) -> None:
         L = ReplayLane
         before = visit.before
         self.clock.emit(
@@ -340,7 +347,7 @@ class _Modeler:
             L.PLANNER, "decision.made", decision, step=step.id, after_ms=self._decision_ms()
         )
 
-    def _failing_action(self, step: Any, visit: Visit, injected: FailureClass) -> Verdict:
+    def _failing_action(self, step: Step, visit: Visit, injected: FailureClass) -> Verdict:
         L = ReplayLane
         in_frame = visit.element is not None and visit.element.frame is not None
         attempts = self.journey.recovery.max_attempts
@@ -373,7 +380,7 @@ class _Modeler:
                 )
         return _VERDICTS[injected]
 
-    def _page(self, step: Any, visit: Visit) -> None:
+    def _page(self, step: Step, visit: Visit) -> None:
         for change in visit.happened:
             if change.kind in ("load", "back"):
                 entity = visit.after.view.entity if visit.after else None
@@ -391,7 +398,7 @@ class _Modeler:
                     ReplayLane.RUNTIME, "page.changed", payload, step=step.id, after_ms=100
                 )
 
-    def _assertions(self, step: Any, *, product_issue: bool) -> Verdict | None:
+    def _assertions(self, step: Step, *, product_issue: bool) -> Verdict | None:
         L = ReplayLane
         checks = [a for a in self.journey.assertions if a.after_step == step.id]
         for index, assertion in enumerate(checks):

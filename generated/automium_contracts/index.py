@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from .models.common_schema import ArtifactKind as ArtifactKind
     from .models.artifact_manifest_v1_schema import ArtifactManifest as ArtifactManifest
     from .models.artifact_manifest_input_v1_schema import ArtifactManifestInput as ArtifactManifestInput
+    from .models.journey_v1_schema import Assertion as Assertion
     from .models.common_schema import AssertionKind as AssertionKind
     from .models.common_schema import AutomiumCommonDefinitions as AutomiumCommonDefinitions
     from .models.benchmark_report_v1_schema import BenchmarkReport as BenchmarkReport
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from .models.replay_summary_v1_schema import Digest as Digest
     from .models.journey_graph_v1_schema import Edge as Edge
     from .models.journey_graph_v1_schema import EdgeTrigger as EdgeTrigger
+    from .models.corpus_v1_schema import Effect as Effect
     from .models.corpus_v1_schema import ElementModel as ElementModel
     from .models.corpus_v1_schema import Entity as Entity
     from .models.artifact_manifest_input_v1_schema import EntryInput as EntryInput
@@ -45,8 +47,7 @@ if TYPE_CHECKING:
     from .models.replay_summary_v1_schema import FailingEvent as FailingEvent
     from .models.benchmark_report_v1_schema import FailingStep as FailingStep
     from .models.common_schema import FailureClass as FailureClass
-    from .models.journey_v1_schema import FillStep1 as FillStep1
-    from .models.journey_v1_schema import FillStep2 as FillStep2
+    from .models.journey_v1_schema import FillStep as FillStep
     from .models.corpus_v1_schema import Fixture as Fixture
     from .models.fixture_catalog_v1_schema import FixtureCatalog as FixtureCatalog
     from .models.corpus_v1_schema import FixtureFile as FixtureFile
@@ -116,6 +117,7 @@ if TYPE_CHECKING:
     from .models.semantic_snapshot_v1_schema import SemanticSnapshot as SemanticSnapshot
     from .models.common_schema import SnapshotRef as SnapshotRef
     from .models.benchmark_report_v1_schema import Source as Source
+    from .models.journey_v1_schema import Step as Step
     from .models.common_schema import StepFailure as StepFailure
     from .models.common_schema import Text as Text
     from .models.journey_v1_schema import TextContainsAssertion as TextContainsAssertion
@@ -147,6 +149,7 @@ HOMES: dict[str, str] = {
     "ArtifactKind": "common_schema",
     "ArtifactManifest": "artifact_manifest_v1_schema",
     "ArtifactManifestInput": "artifact_manifest_input_v1_schema",
+    "Assertion": "journey_v1_schema",
     "AssertionKind": "common_schema",
     "AutomiumCommonDefinitions": "common_schema",
     "BenchmarkReport": "benchmark_report_v1_schema",
@@ -167,6 +170,7 @@ HOMES: dict[str, str] = {
     "Digest": "replay_summary_v1_schema",
     "Edge": "journey_graph_v1_schema",
     "EdgeTrigger": "journey_graph_v1_schema",
+    "Effect": "corpus_v1_schema",
     "ElementModel": "corpus_v1_schema",
     "Entity": "corpus_v1_schema",
     "EntryInput": "artifact_manifest_input_v1_schema",
@@ -179,8 +183,7 @@ HOMES: dict[str, str] = {
     "FailingEvent": "replay_summary_v1_schema",
     "FailingStep": "benchmark_report_v1_schema",
     "FailureClass": "common_schema",
-    "FillStep1": "journey_v1_schema",
-    "FillStep2": "journey_v1_schema",
+    "FillStep": "journey_v1_schema",
     "Fixture": "corpus_v1_schema",
     "FixtureCatalog": "fixture_catalog_v1_schema",
     "FixtureFile": "corpus_v1_schema",
@@ -250,6 +253,7 @@ HOMES: dict[str, str] = {
     "SemanticSnapshot": "semantic_snapshot_v1_schema",
     "SnapshotRef": "common_schema",
     "Source": "benchmark_report_v1_schema",
+    "Step": "journey_v1_schema",
     "StepFailure": "common_schema",
     "Text": "common_schema",
     "TextContainsAssertion": "journey_v1_schema",
