@@ -30,6 +30,7 @@ from urllib.parse import quote
 from automium import corpus
 from automium.capabilities import find
 from automium.contracts import (
+    EventType,
     FillStep,
     Journey,
     PlannerReference,
@@ -197,14 +198,16 @@ class _Run:
             self.base = server.url
             self.replay.emit(
                 L.WORKER,
-                "worker.leased",
+                EventType.WORKER_LEASED,
                 {"workerId": WORKER_ID, "environmentProfileId": self.profile.id},
             )
             context = self.context = self._context()
             try:
                 page = context.new_page()
                 self._listen(page)
-                self.replay.emit(L.RUNTIME, "fixture.applied", {"fixtureId": self.fixture.id})
+                self.replay.emit(
+                    L.RUNTIME, EventType.FIXTURE_APPLIED, {"fixtureId": self.fixture.id}
+                )
                 try:
                     verdict, completed, failure = self._steps(page)
                     self.step = None
@@ -213,7 +216,9 @@ class _Run:
                     # The browser or the page went away under a step: the run errored.
                     reason = str(error).splitlines()[0][:300] if str(error) else "crashed"
                     step = self.step
-                    self.replay.emit(L.RUNTIME, "runtime.crashed", {"reason": reason}, step=step)
+                    self.replay.emit(
+                        L.RUNTIME, EventType.RUNTIME_CRASHED, {"reason": reason}, step=step
+                    )
                     done = {e.get("stepId") for e in self.replay.events}
                     verdict = Verdict.ERRORED
                     completed = sum(s.id in done and s.id != step for s in self.journey.steps)
@@ -271,7 +276,7 @@ class _Run:
             if failed is None:
                 break
         else:
-            return self._exhausted(timed_out=failed == "action.timed_out")
+            return self._exhausted(timed_out=failed == EventType.ACTION_TIMED_OUT)
         return self._assertions(page, step, visit)
 
     def _act(self, page: Page, step: Step, visit: Visit, attempt: int) -> str | None:
@@ -295,10 +300,13 @@ class _Run:
         }
         if result.error is None:
             self.replay.emit(
-                L.EXECUTOR, "action.performed", {**payload, "result": result.result}, step=step.id
+                L.EXECUTOR,
+                EventType.ACTION_PERFORMED,
+                {**payload, "result": result.result},
+                step=step.id,
             )
             return None
-        kind = "action.timed_out" if result.timed_out else "action.failed"
+        kind = EventType.ACTION_TIMED_OUT if result.timed_out else EventType.ACTION_FAILED
         extra = {"timeoutMs": self.options.timeout_ms} if result.timed_out else {}
         self.replay.emit(
             L.EXECUTOR,
@@ -317,14 +325,14 @@ class _Run:
             "snapshotNodes": self.snapshot_nodes,
             "attempt": attempt,
         }
-        self.replay.emit(L.PLANNER, "decision.requested", request, step=step.id)
+        self.replay.emit(L.PLANNER, EventType.DECISION_REQUESTED, request, step=step.id)
         decision = {
             **decision_of(step, PLANNER["id"], step_label(to_document(step))),
             "inputTokens": 0,
             "outputTokens": 0,
             "latencyMs": 0,
         }
-        self.replay.emit(L.PLANNER, "decision.made", decision, step=step.id)
+        self.replay.emit(L.PLANNER, EventType.DECISION_MADE, decision, step=step.id)
         self.transcript.append({"stepId": step.id, "request": request, "decision": decision})
 
     def _assertions(self, page: Page, step: Step, visit: Visit) -> Verdict | None:
@@ -337,14 +345,14 @@ class _Run:
                 if error is None:
                     self.replay.emit(
                         L.ASSERTION,
-                        "assertion.passed",
+                        EventType.ASSERTION_PASSED,
                         {"assertionId": assertion.id, "kind": assertion.kind, "attempt": attempt},
                         step=step.id,
                     )
                     break
                 self.replay.emit(
                     L.ASSERTION,
-                    "assertion.failed",
+                    EventType.ASSERTION_FAILED,
                     {
                         "assertionId": assertion.id,
                         "kind": assertion.kind,
@@ -376,7 +384,7 @@ class _Run:
         return Verdict.ERRORED if timed_out else Verdict.FAILED
 
     def _failing_lane(self) -> str:
-        failing = {"action.failed", "action.timed_out", "assertion.failed"}
+        failing = {EventType.ACTION_FAILED, EventType.ACTION_TIMED_OUT, EventType.ASSERTION_FAILED}
         last = next(e for e in reversed(self.replay.events) if e["type"] in failing)
         return str(last["lane"])
 
@@ -389,7 +397,7 @@ class _Run:
         matched = self.routes.match(frame.url)
         self.replay.emit(
             L.RUNTIME,
-            "page.loaded",
+            EventType.PAGE_LOADED,
             {
                 "route": matched[0] if matched else "unknown",
                 "entity": matched[1] if matched else None,
@@ -403,20 +411,23 @@ class _Run:
         self.console.append(f"[{message.type}] {text}")
         if message.type == "error":
             self.replay.emit(
-                L.RUNTIME, "page.changed", {"change": f"console error: {text}"}, step=self.step
+                L.RUNTIME,
+                EventType.PAGE_CHANGED,
+                {"change": f"console error: {text}"},
+                step=self.step,
             )
 
     def _page_error(self, text: str) -> None:
         text = self._masked(text)
         self.console.append(f"[pageerror] {text}")
         self.replay.emit(
-            L.RUNTIME, "page.changed", {"change": f"uncaught error: {text}"}, step=self.step
+            L.RUNTIME, EventType.PAGE_CHANGED, {"change": f"uncaught error: {text}"}, step=self.step
         )
 
     def _dialog(self, dialog: Dialog) -> None:
         self.replay.emit(
             L.RUNTIME,
-            "page.changed",
+            EventType.PAGE_CHANGED,
             {"change": f"{dialog.type} dialog: {self._masked(dialog.message)}"},
             step=self.step,
         )
@@ -500,8 +511,10 @@ class _Run:
     def _finish(self, verdict: Verdict, completed: int, failure: tuple[str, str] | None) -> Outcome:
         for kind, path in self._end_files(verdict):
             self._artifact(kind, path)
-        self.replay.emit(L.WORKER, "run.finished", {"retryCount": self.retries}, verdict=verdict)
-        self.replay.emit(L.WORKER, "worker.released", {"workerId": WORKER_ID})
+        self.replay.emit(
+            L.WORKER, EventType.RUN_FINISHED, {"retryCount": self.retries}, verdict=verdict
+        )
+        self.replay.emit(L.WORKER, EventType.WORKER_RELEASED, {"workerId": WORKER_ID})
         latency = self.replay.now_ms()
         self.dir.write("replay.jsonl", self._masked(self.replay.ndjson().decode()).encode())
         self.dir.record("replay-log", "replay.jsonl")
@@ -553,7 +566,7 @@ class _Run:
         entry = self.dir.record(kind, path, step_id)
         self.replay.emit(
             L.ARTIFACT,
-            "artifact.captured",
+            EventType.ARTIFACT_CAPTURED,
             {"kind": kind, "path": path, "sizeBytes": entry["sizeBytes"]},
             step=step_id,
         )

@@ -44,6 +44,7 @@ from automium.benchmark.simulation import (
     planner_profile,
 )
 from automium.contracts import (
+    EventType,
     FailureClass,
     Intent,
     NavigateStep,
@@ -59,6 +60,7 @@ from automium.journeys import CheckedJourney
 from automium.journeys.node_captions import step_label
 from automium.journeys.page_checks import Visit
 from automium.journeys.steps import secret_ref_of, target_of, value_of
+from automium.replay.recording import Event, ModeledClock, Recorder
 from automium.replay.summary import required_kinds
 
 _VERDICTS: Mapping[FailureClass, Verdict] = {
@@ -82,8 +84,6 @@ ARTIFACT_FILES: Mapping[str, tuple[str, str]] = {
     "network-har": ("network.har", "application/json"),
     "planner-transcript": ("planner-transcript.jsonl", "application/jsonl"),
 }
-
-Event = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +111,7 @@ class Timeline:
         retries = next(
             int(e["payload"].get("retryCount", 0))
             for e in self.events
-            if e["type"] == "run.finished"
+            if e["type"] == EventType.RUN_FINISHED
         )
         summary: dict[str, Any] = {
             "events": len(self.events),
@@ -128,42 +128,26 @@ class Timeline:
         return TimelineSummary.model_validate(summary)
 
 
-@dataclass
 class _Clock:
-    """Seq and offset of the next event, and every event so far."""
+    """The modeled clock, and the one recorder its events go to."""
 
-    run_id: str
-    seq: int = 0
-    offset_ms: int = 0
-    events: list[Event] = field(default_factory=list)
+    def __init__(self, run_id: str) -> None:
+        self.time = ModeledClock()
+        self.recorder = Recorder(run_id, self.time)
+        self.events = self.recorder.events
 
     def emit(
         self,
         lane: ReplayLane,
-        kind: str,
+        kind: EventType,
         payload: Mapping[str, Any],
         *,
         step: str | None = None,
         after_ms: int = 0,
         verdict: Verdict | None = None,
-    ) -> int:
-        self.offset_ms += after_ms
-        event: Event = {
-            "schemaVersion": "automium.replay-event/v1",
-            "runId": self.run_id,
-            "seq": self.seq,
-            "offsetMs": self.offset_ms,
-            "lane": lane.value,
-            "type": kind,
-        }
-        if step is not None:
-            event["stepId"] = step
-        if verdict is not None:
-            event["verdict"] = verdict.value
-        event["payload"] = {k: v for k, v in payload.items() if v is not None}
-        self.events.append(event)
-        self.seq += 1
-        return self.seq - 1
+    ) -> Event:
+        self.time.advance(after_ms)
+        return self.recorder.emit(lane, kind, payload, step=step, verdict=verdict)
 
 
 def decision_of(step: Step, planner_id: str, label: str, *, wrong: bool = False) -> dict[str, Any]:
@@ -251,11 +235,14 @@ class _Modeler:
         clock = self.clock
         clock.emit(
             L.WORKER,
-            "worker.leased",
+            EventType.WORKER_LEASED,
             {"workerId": "modeled-worker", "environmentProfileId": self.environment_profile_id},
         )
         clock.emit(
-            L.RUNTIME, "fixture.applied", {"fixtureId": self.journey.fixture_id}, after_ms=400
+            L.RUNTIME,
+            EventType.FIXTURE_APPLIED,
+            {"fixtureId": self.journey.fixture_id},
+            after_ms=400,
         )
         verdict = Verdict.PASSED
         steps = 0
@@ -268,9 +255,13 @@ class _Modeler:
                 break
         self._artifacts(verdict)
         clock.emit(
-            L.WORKER, "run.finished", {"retryCount": self.retries}, after_ms=100, verdict=verdict
+            L.WORKER,
+            EventType.RUN_FINISHED,
+            {"retryCount": self.retries},
+            after_ms=100,
+            verdict=verdict,
         )
-        clock.emit(L.WORKER, "worker.released", {"workerId": "modeled-worker"}, after_ms=50)
+        clock.emit(L.WORKER, EventType.WORKER_RELEASED, {"workerId": "modeled-worker"}, after_ms=50)
         return Timeline(tuple(clock.events), verdict, steps, self.failure, tuple(self.reported))
 
     def _step(self, step: Step, visit: Visit, injected: FailureClass | None) -> Verdict | None:
@@ -279,7 +270,7 @@ class _Modeler:
         if injected is FailureClass.FIXTURE_ISSUE:
             clock.emit(
                 L.RUNTIME,
-                "fixture.check_failed",
+                EventType.FIXTURE_CHECK_FAILED,
                 {"reason": f"the page is not {self.journey.fixture_id}'s starting state"},
                 step=step.id,
                 after_ms=200,
@@ -289,7 +280,7 @@ class _Modeler:
         if injected is FailureClass.UNSUPPORTED_INTENT:
             clock.emit(
                 L.PLANNER,
-                "decision.rejected",
+                EventType.DECISION_REJECTED,
                 {"intent": "execute_script", "reason": "intent_not_allowed"},
                 step=step.id,
                 after_ms=20,
@@ -298,7 +289,7 @@ class _Modeler:
         if injected is FailureClass.POLICY_DENIAL:
             clock.emit(
                 L.RUNTIME,
-                "policy.denied",
+                EventType.POLICY_DENIED,
                 {"policy": "model-only-sandbox", "intent": step.intent},
                 step=step.id,
                 after_ms=20,
@@ -308,7 +299,7 @@ class _Modeler:
             return self._failing_action(step, visit, injected)
         clock.emit(
             L.EXECUTOR,
-            "action.performed",
+            EventType.ACTION_PERFORMED,
             {
                 "intent": step.intent,
                 "ref": visit.element.ref if visit.element else None,
@@ -325,7 +316,7 @@ class _Modeler:
         before = visit.before
         self.clock.emit(
             L.PLANNER,
-            "decision.requested",
+            EventType.DECISION_REQUESTED,
             {
                 "goal": self.journey.goal[:200],
                 "route": before.route if before else None,
@@ -344,7 +335,7 @@ class _Modeler:
             "latencyMs": self._decision_ms(),
         }
         self.clock.emit(
-            L.PLANNER, "decision.made", decision, step=step.id, after_ms=self._decision_ms()
+            L.PLANNER, EventType.DECISION_MADE, decision, step=step.id, after_ms=self._decision_ms()
         )
 
     def _failing_action(self, step: Step, visit: Visit, injected: FailureClass) -> Verdict:
@@ -360,7 +351,7 @@ class _Modeler:
             if injected is FailureClass.PLANNER_ISSUE:
                 self.clock.emit(
                     L.EXECUTOR,
-                    "action.failed",
+                    EventType.ACTION_FAILED,
                     {"intent": step.intent, "reason": "target_not_found", "attempt": attempt},
                     step=step.id,
                     after_ms=self._action_ms(),
@@ -368,7 +359,7 @@ class _Modeler:
             else:
                 self.clock.emit(
                     L.EXECUTOR,
-                    "action.timed_out",
+                    EventType.ACTION_TIMED_OUT,
                     {
                         "intent": step.intent,
                         "timeoutMs": 30000,
@@ -390,12 +381,12 @@ class _Modeler:
                     "redirectedFrom": change.redirected_from,
                 }
                 self.clock.emit(
-                    ReplayLane.RUNTIME, "page.loaded", payload, step=step.id, after_ms=300
+                    ReplayLane.RUNTIME, EventType.PAGE_LOADED, payload, step=step.id, after_ms=300
                 )
             else:
                 payload = {"change": str(change)[:200]}
                 self.clock.emit(
-                    ReplayLane.RUNTIME, "page.changed", payload, step=step.id, after_ms=100
+                    ReplayLane.RUNTIME, EventType.PAGE_CHANGED, payload, step=step.id, after_ms=100
                 )
 
     def _assertions(self, step: Step, *, product_issue: bool) -> Verdict | None:
@@ -408,7 +399,7 @@ class _Modeler:
                 self.reported.append(assertion.id)
                 self.clock.emit(
                     L.ASSERTION,
-                    "assertion.unknown",
+                    EventType.ASSERTION_UNKNOWN,
                     {
                         "assertionId": assertion.id,
                         "kind": assertion.kind,
@@ -421,7 +412,7 @@ class _Modeler:
             if not failing:
                 self.clock.emit(
                     L.ASSERTION,
-                    "assertion.passed",
+                    EventType.ASSERTION_PASSED,
                     {"assertionId": assertion.id, "kind": assertion.kind},
                     step=step.id,
                     after_ms=ASSERTION_LATENCY_MS,
@@ -431,7 +422,7 @@ class _Modeler:
                 self.retries += attempt > 1
                 self.clock.emit(
                     L.ASSERTION,
-                    "assertion.failed",
+                    EventType.ASSERTION_FAILED,
                     {
                         "assertionId": assertion.id,
                         "kind": assertion.kind,
@@ -446,7 +437,7 @@ class _Modeler:
             # No assertion follows the step: the failure shows on the step's own outcome.
             self.clock.emit(
                 L.ASSERTION,
-                "assertion.failed",
+                EventType.ASSERTION_FAILED,
                 {
                     "assertionId": f"{step.id}-outcome",
                     "kind": "visible",
@@ -463,7 +454,7 @@ class _Modeler:
             path, content_type = ARTIFACT_FILES[kind.value]
             self.clock.emit(
                 ReplayLane.ARTIFACT,
-                "artifact.captured",
+                EventType.ARTIFACT_CAPTURED,
                 {"kind": kind.value, "path": path, "contentType": content_type},
                 after_ms=20,
             )
