@@ -45,7 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     # Imported here: what agents launch, `serve` with no option, starts without it.
     import argparse  # noqa: PLC0415
 
-    from automium.mcp_server.running import DEFAULT_PORT, LOOPBACK  # noqa: PLC0415
+    from automium.defaults import LOOPBACK  # noqa: PLC0415
+    from automium.mcp_server.running import DEFAULT_PORT  # noqa: PLC0415
 
     parser = argparse.ArgumentParser(
         prog="automium", description="Automium v1: a model-only browser-QA MCP server."

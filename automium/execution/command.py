@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from automium import corpus
 from automium.contracts import ErrorCode, Verdict, to_document
+from automium.defaults import ACTION_TIMEOUT_MS
 from automium.errors import AutomiumError, quoted
 from automium.execution.chromium import NoChromium
 
@@ -57,7 +58,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="start the app broken: remove, disable or rename the element (repeatable)",
     )
     run.add_argument(
-        "--timeout", type=int, default=5000, metavar="MS", help="bound of each action/assertion"
+        "--timeout",
+        type=int,
+        default=ACTION_TIMEOUT_MS,
+        metavar="MS",
+        help="bound of each action/assertion",
     )
 
 

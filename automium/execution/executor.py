@@ -40,6 +40,7 @@ from automium.contracts import (
     Verdict,
     to_document,
 )
+from automium.defaults import ACTION_TIMEOUT_MS, LOOPBACK
 from automium.execution import actions, video
 from automium.execution.evidence import RunDir
 from automium.execution.places import RefusedPlace, Routes
@@ -63,8 +64,7 @@ L = ReplayLane
 PLANNER = {"id": "scripted-journey", "vendor": "scripted", "model": "journey"}
 """The planner of a run: the journey itself, carried out as written."""
 WORKER_ID = "local-worker"
-LOOPBACK = "127.0.0.1"
-DEAD_PROXY = "http://127.0.0.1:9"  # the discard port: nothing listens there
+DEAD_PROXY = f"http://{LOOPBACK}:9"  # the discard port: nothing listens there
 ALLOWED_INTENTS = (
     "navigate,click,fill,clear,select_option,check,uncheck,press_key,hover,scroll,"
     "wait_for,upload_file,go_back"
@@ -74,7 +74,7 @@ ALLOWED_INTENTS = (
 @dataclass(frozen=True)
 class Options:
     out: Path | None = None  # where run directories go; default: the fixture's artifactRoot
-    timeout_ms: int = 5000  # each action's and each assertion's bound
+    timeout_ms: int = ACTION_TIMEOUT_MS  # each action's and each assertion's bound
     faults: tuple[Fault, ...] = ()
     repetition: int = 1
     # A failed run's video is encoded from its trace; measuring compile against hundreds of

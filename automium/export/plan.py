@@ -17,15 +17,13 @@ from typing import Any
 from automium import corpus
 from automium.contracts import Intent
 from automium.corpus.pages import Element, View, pages
+from automium.defaults import ACTION_TIMEOUT_MS
 from automium.export.fixture_files import fixture_file
 from automium.export.routes import route_path, route_pattern
 from automium.journeys import targets
 from automium.journeys.page_checks import Walk
 from automium.journeys.page_walk import Location
 from automium.journeys.refs import journey_ref
-
-ACTION_TIMEOUT_MS = 5_000
-"""The action timeout of a test that retries its steps: an attempt must end to be retried."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +187,7 @@ def _action(
     if intent == Intent.SCROLL:
         return Action(intent, locator, direction=step["direction"], distance=resolver.viewport)
     if intent == Intent.WAIT_FOR:
-        state, timeout = step.get("state", "visible"), step.get("timeoutMs", 5_000)
+        state, timeout = step.get("state", "visible"), step.get("timeoutMs", ACTION_TIMEOUT_MS)
         return Action(intent, locator, state=state, timeout_ms=timeout)
     if intent == Intent.UPLOAD_FILE:
         return Action(intent, locator, file=fixture_file(step["fileRef"]))

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from automium.contracts import Intent
+from automium.defaults import ACTION_TIMEOUT_MS
 from automium.export.fixture_files import DEFAULT_ROOT, FILES_ENV
 from automium.export.literals import comment, js_string
-from automium.export.plan import ACTION_TIMEOUT_MS, Action, Check, ExportPlan, Locator, Unresolved
+from automium.export.plan import Action, Check, ExportPlan, Locator, Unresolved
 
 _ASSERTIONS = {
     "visible": "toBeVisible()",

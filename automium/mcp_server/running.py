@@ -14,7 +14,8 @@ import logging
 import signal
 import sys
 
-LOOPBACK = "127.0.0.1"
+from automium.defaults import LOOPBACK
+
 DEFAULT_PORT = 4200
 
 

@@ -7,7 +7,7 @@ fixture applied, a planner request and decision (a ``PlannerRequest`` and a
 action, the page loading or changing, the assertions checked after the step, the
 artifacts the verdict requires, and the run's end with its verdict.
 
-Timing and tokens follow the benchmark's planner model (``automium.benchmark.simulation``):
+Timing and tokens follow the benchmark's planner model (``automium.planner_costs``):
 a decision takes ``STEP_LATENCY_MS`` x the planner's speed, split 70/30 between planner and
 executor, an assertion ``ASSERTION_LATENCY_MS``; a decision costs
 ``INPUT_TOKENS_PER_DECISION`` input tokens and ``OUTPUT_TOKENS_PER_DECISION`` x verbosity
@@ -36,13 +36,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from automium.benchmark.simulation import (
-    ASSERTION_LATENCY_MS,
-    INPUT_TOKENS_PER_DECISION,
-    OUTPUT_TOKENS_PER_DECISION,
-    STEP_LATENCY_MS,
-    planner_profile,
-)
 from automium.contracts import (
     EventType,
     FailureClass,
@@ -60,6 +53,14 @@ from automium.journeys import CheckedJourney
 from automium.journeys.node_captions import step_label
 from automium.journeys.page_checks import Visit
 from automium.journeys.steps import secret_ref_of, target_of, value_of
+from automium.planner_costs import (
+    ASSERTION_LATENCY_MS,
+    INPUT_TOKENS_PER_DECISION,
+    MODELED_ACTION_TIMEOUT_MS,
+    OUTPUT_TOKENS_PER_DECISION,
+    STEP_LATENCY_MS,
+    planner_traits,
+)
 from automium.replay.recording import Event, ModeledClock, Recorder
 from automium.replay.summary import required_kinds
 
@@ -221,7 +222,7 @@ class _Modeler:
         self.clock = _Clock(run_id)
         self.journey = checked.model
         self.planner_id = planner[0]
-        self.profile = planner_profile(*planner)
+        self.profile = planner_traits(planner[1], planner[2])
         self.environment_profile_id = environment_profile_id
         self.failure = failure
         self.labels = {step["id"]: step_label(step) for step in checked.document["steps"]}
@@ -362,12 +363,12 @@ class _Modeler:
                     EventType.ACTION_TIMED_OUT,
                     {
                         "intent": step.intent,
-                        "timeoutMs": 30000,
+                        "timeoutMs": MODELED_ACTION_TIMEOUT_MS,
                         "reason": "frame_unreachable" if in_frame else "no_response",
                         "attempt": attempt,
                     },
                     step=step.id,
-                    after_ms=30000,
+                    after_ms=MODELED_ACTION_TIMEOUT_MS,
                 )
         return _VERDICTS[injected]
 

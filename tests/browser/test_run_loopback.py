@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser
 
-from automium.execution.executor import DEAD_PROXY, LOOPBACK
+from automium.defaults import LOOPBACK
+from automium.execution.executor import DEAD_PROXY
 from automium.hosting import AppServer
 
 
