@@ -101,7 +101,7 @@ def _list_fixtures(arguments: object) -> Document:
 
 def _compile_journey(arguments: object) -> Document:
     # The journey is checked against its contract, the corpus and its pages in one pass.
-    from automium.journeys import compilation_document  # noqa: PLC0415
+    from automium.compilation import compilation_document  # noqa: PLC0415
 
     return compilation_document(arguments)
 

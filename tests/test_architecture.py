@@ -235,6 +235,69 @@ def test_importing_the_capability_and_prompt_tables_loads_no_mcp_module() -> Non
     assert loaded == "[]\n"
 
 
+# --- no circle ------------------------------------------------------------------------------
+
+
+def room_of(module: str) -> str | None:
+    """The room of ``automium`` a module belongs to: its package or top-level module."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == PACKAGE.name and len(parts) > 1 else None
+
+
+def room_graph(files: list[Path]) -> dict[str, set[str]]:
+    """Which rooms each room imports, at the top of a module or inside a function alike."""
+    rooms = {p.name.removesuffix(".py") for p in PACKAGE.iterdir() if not p.name.startswith("_")}
+    graph: dict[str, set[str]] = {}
+    for path in files:
+        source = room_of(module_of(path))
+        if source is None:
+            continue
+        for _, name in imports_of(path):
+            target = room_of(name)
+            if target in rooms and target != source:
+                graph.setdefault(source, set()).add(target)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each circle of ``graph``, once, as the rooms along it from its smallest."""
+    found: set[tuple[str, ...]] = set()
+
+    def walk(path: list[str]) -> None:
+        for nxt in sorted(graph.get(path[-1], ())):
+            if nxt == path[0]:
+                found.add(tuple(path))
+            elif nxt not in path and nxt > path[0]:
+                walk([*path, nxt])
+
+    for start in sorted(graph):
+        walk([start])
+    return [list(c) for c in sorted(found)]
+
+
+def test_the_cycle_finder_finds_a_circle_and_only_circles() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": {"c"}}) == []
+
+
+def test_the_room_graph_sees_a_lazy_import() -> None:
+    assert "export" in room_graph([PACKAGE / "compilation.py"])["compilation"]
+
+
+def test_no_room_of_the_package_imports_in_a_circle_lazy_imports_included() -> None:
+    graph = room_graph(python_files(PACKAGE))
+
+    assert graph["compilation"] >= {"journeys", "export"}
+    assert cycles(graph) == []
+
+
+def test_the_modeled_runs_never_reach_sideways_into_the_benchmark() -> None:
+    runs = python_files(PACKAGE / "runs")
+
+    assert runs
+    assert offenders(runs, frozenset({"automium.benchmark"})) == []
+
+
 # --- export -------------------------------------------------------------------------------
 
 EXPORT = PACKAGE / "export"
