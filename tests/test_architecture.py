@@ -24,6 +24,10 @@ GENERATED = "automium_contracts"
 BUILD = ROOT / "automium_build"
 # The composition root may start the boundary; the domain may not reach it.
 ENTRYPOINTS = frozenset({PACKAGE / "cli.py"})
+# The commands beside the entry point; the demo among them is an MCP client of the server
+# (over stdio, in a process of its own), so it speaks MCP through the SDK too.
+COMMANDS = PACKAGE / "commands"
+SDK_CLIENTS = frozenset({COMMANDS / "demo.py"})
 # The adapters that serve the owned apps and drive a browser: only they touch sockets,
 # browsers and Playwright, and neither the MCP server nor the domain reaches them.
 ADAPTERS = (PACKAGE / "hosting", PACKAGE / "execution")
@@ -112,10 +116,30 @@ def test_the_scanner_has_files_to_look_at() -> None:
 # --- the rules ------------------------------------------------------------------------------
 
 
-def test_only_the_mcp_boundary_imports_the_sdk() -> None:
-    outside = [p for p in python_files(PACKAGE) if BOUNDARY not in p.parents]
+def test_only_the_mcp_boundary_and_the_demo_client_import_the_sdk() -> None:
+    outside = [
+        p for p in python_files(PACKAGE) if BOUNDARY not in p.parents and p not in SDK_CLIENTS
+    ]
 
     assert offenders(outside, SDK_PACKAGES) == []
+    assert all(offenders([client], SDK_PACKAGES) for client in SDK_CLIENTS)
+
+
+def test_the_demo_client_reaches_the_server_only_through_a_process() -> None:
+    # It launches `python -m automium.mcp_server`; importing the server would serve in-process.
+    assert offenders(list(SDK_CLIENTS), frozenset({"automium.mcp_server"})) == []
+
+
+def test_neither_the_server_nor_the_pure_packages_import_the_commands() -> None:
+    beneath = [
+        p
+        for p in python_files(PACKAGE)
+        if COMMANDS not in p.parents
+        and p not in ENTRYPOINTS
+        and p != BOUNDARY / "__main__.py"  # an entry point too: it shares the logging set-up
+    ]
+
+    assert offenders(beneath, frozenset({"automium.commands"})) == []
 
 
 def test_the_domain_never_imports_the_mcp_boundary() -> None:
@@ -311,8 +335,13 @@ def test_the_exporter_imports_no_browser_no_hosting_and_no_server() -> None:
     assert offenders(python_files(EXPORT), _BROWSER_PACKAGES) == []
 
 
-def test_the_mcp_server_never_imports_the_export_command_which_writes_files() -> None:
-    assert offenders(python_files(BOUNDARY), frozenset({"automium.export.command"})) == []
+def test_the_exporter_writes_no_file_its_command_does() -> None:
+    # The one place an export writes a file is the commands layer's `automium export`.
+    calls = ("write_text(", "write_bytes(", "open(", "mkdir(")
+    writes = [p for p in python_files(EXPORT) if any(c in p.read_text("utf-8") for c in calls)]
+
+    assert writes == []
+    assert "write_text" in (COMMANDS / "export.py").read_text("utf-8")
 
 
 # --- the map of docs/architecture.md --------------------------------------------------------

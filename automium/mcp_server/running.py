@@ -19,13 +19,6 @@ from automium.defaults import LOOPBACK
 DEFAULT_PORT = 4200
 
 
-def log_to_stderr(level: str) -> None:
-    # stderr only: on stdio, stdout belongs to JSON-RPC.
-    logging.basicConfig(
-        stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s"
-    )
-
-
 def serve(
     http: bool = False,
     host: str | None = None,
