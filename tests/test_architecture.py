@@ -259,6 +259,17 @@ def test_importing_the_capability_and_prompt_tables_loads_no_mcp_module() -> Non
     assert loaded == "[]\n"
 
 
+def test_every_browser_context_of_the_package_is_the_one_loopback_only_context() -> None:
+    # One mechanism holds a run to loopback: a context made anywhere else could skip it.
+    makers = [
+        f"{p.relative_to(ROOT)}"
+        for p in python_files(PACKAGE)
+        if "new_context(" in p.read_text("utf-8")
+    ]
+
+    assert makers == ["automium/execution/contexts.py"]
+
+
 # --- no circle ------------------------------------------------------------------------------
 
 

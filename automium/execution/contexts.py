@@ -1,67 +1,47 @@
-"""A browser context for one fixture: its environment profile, and loopback only.
+"""A browser context for one run or one proof: its environment profile, and loopback only.
 
 The apps are served on 127.0.0.1 and a run must reach nothing else (no font, no analytics,
-no leak of what a page holds), so every request and WebSocket to another host is aborted
-before it leaves the browser. The launch flags keep Chromium's own background traffic off.
+no leak of what a page holds). This is the one mechanism that holds it, for ``automium
+run`` and the tests alike: every address but the loopback one goes through a proxy that is
+not there, so it fails, at no cost per request (a route would pause each one in the
+driver). The launch flags keep Chromium's own background traffic off.
 """
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any
 
 from automium.corpus import get_environment_profile, get_fixture
+from automium.defaults import LOOPBACK
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Route, WebSocketRoute
+    from playwright.sync_api import Browser, BrowserContext
 
-LOOPBACK_HOSTS = frozenset({"127.0.0.1"})
-# What a page may load without a host at all.
-_HOSTLESS_SCHEMES = frozenset({"data", "blob", "about"})
+    from automium.contracts import EnvironmentProfile
 
-
-def reaches_outside(url: str) -> bool:
-    """Whether loading ``url`` would leave the machine's loopback address."""
-    parts = urlsplit(url)
-    if parts.scheme in _HOSTLESS_SCHEMES:
-        return False
-    return parts.hostname not in LOOPBACK_HOSTS
+DEAD_PROXY = f"http://{LOOPBACK}:9"  # the discard port: nothing listens there
 
 
-# The same rule as a pattern, so Chromium pauses only the requests it blocks (a callable
-# matcher would send every request through Python). reaches_outside is its readable twin,
-# and a test holds them together.
-OUTSIDE = re.compile(r"^(?!(?:https?|wss?)://127\.0\.0\.1(?:[:/?#]|$)|(?:data|blob|about):)")
-
-
-def _abort(route: Route) -> None:
-    route.abort("blockedbyclient")
-
-
-def _close(socket: WebSocketRoute) -> None:
-    socket.close(code=1008, reason="automium: loopback only")
-
-
-def block_outside(context: BrowserContext) -> None:
-    """Abort every request and WebSocket of ``context`` that is not for 127.0.0.1."""
-    context.route(OUTSIDE, _abort)
-    context.route_web_socket(OUTSIDE, _close)
-
-
-def fixture_context(browser: Browser, app_id: str, fixture_id: str) -> BrowserContext:
-    """A fresh session of ``fixture_id``: its viewport, device class, locale and time zone,
-    empty storage (the app starts from the seed), and loopback only."""
-    fixture = get_fixture(fixture_id, app_id)
-    profile = get_environment_profile(fixture.environment_profile_id)
+def loopback_context(
+    browser: Browser, profile: EnvironmentProfile, **options: Any
+) -> BrowserContext:
+    """A fresh session with ``profile``'s viewport, device class, locale and time zone,
+    empty storage (the app starts from the seed), service workers blocked, and loopback
+    only; ``options`` are Playwright's others (a HAR to record, for a run)."""
     mobile = profile.device_class.value == "mobile"
-    context = browser.new_context(
+    return browser.new_context(
         viewport={"width": profile.viewport.width, "height": profile.viewport.height},
         is_mobile=mobile,
         has_touch=mobile,
         locale=profile.locale,
         timezone_id=profile.timezone,
         service_workers="block",
+        proxy={"server": DEAD_PROXY, "bypass": LOOPBACK},
+        **options,
     )
-    block_outside(context)
-    return context
+
+
+def fixture_context(browser: Browser, app_id: str, fixture_id: str) -> BrowserContext:
+    """A fresh, loopback-only session of ``fixture_id``, in its environment profile."""
+    fixture = get_fixture(fixture_id, app_id)
+    return loopback_context(browser, get_environment_profile(fixture.environment_profile_id))

@@ -40,8 +40,9 @@ from automium.contracts import (
     Verdict,
     to_document,
 )
-from automium.defaults import ACTION_TIMEOUT_MS, LOOPBACK
+from automium.defaults import ACTION_TIMEOUT_MS
 from automium.execution import actions, video
+from automium.execution.contexts import loopback_context
 from automium.execution.evidence import RunDir
 from automium.execution.places import RefusedPlace, Routes
 from automium.execution.replay import Replay
@@ -53,7 +54,7 @@ from automium.journeys.checking import check_journey
 from automium.journeys.node_captions import step_label
 from automium.journeys.page_checks import Visit
 from automium.runs.submission import run_id_for
-from automium.runs.timeline import decision_of
+from automium.runs.timeline import ALLOWED_INTENTS, decision_of
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Dialog, Frame, Page
@@ -64,11 +65,6 @@ L = ReplayLane
 PLANNER = {"id": "scripted-journey", "vendor": "scripted", "model": "journey"}
 """The planner of a run: the journey itself, carried out as written."""
 WORKER_ID = "local-worker"
-DEAD_PROXY = f"http://{LOOPBACK}:9"  # the discard port: nothing listens there
-ALLOWED_INTENTS = (
-    "navigate,click,fill,clear,select_option,check,uncheck,press_key,hover,scroll,"
-    "wait_for,upload_file,go_back"
-)
 
 
 @dataclass(frozen=True)
@@ -228,20 +224,11 @@ class _Run:
         return self._finish(verdict, completed, failure)
 
     def _context(self) -> BrowserContext:
-        viewport = self.profile.viewport
-        mobile = self.profile.device_class.value == "mobile"
-        context = self.browser.new_context(
-            viewport={"width": viewport.width, "height": viewport.height},
-            is_mobile=mobile,
-            has_touch=mobile,
-            locale=self.profile.locale,
-            timezone_id=self.profile.timezone,
+        context = loopback_context(
+            self.browser,
+            self.profile,
             record_har_path=self.dir.path("network.har"),
             record_har_content="omit",
-            service_workers="block",
-            # Loopback only, at no cost per request (a route would pause each one): every
-            # address but 127.0.0.1 goes through a proxy that is not there, and fails.
-            proxy={"server": DEAD_PROXY, "bypass": LOOPBACK},
         )
         context.set_default_timeout(self.options.timeout_ms)
         context.tracing.start(screenshots=True, snapshots=True, sources=False)

@@ -72,7 +72,8 @@ _VERDICTS: Mapping[FailureClass, Verdict] = {
     FailureClass.RUNTIME_GAP: Verdict.ERRORED,
     FailureClass.FIXTURE_ISSUE: Verdict.ERRORED,
 }
-_ALLOWED_INTENTS = ",".join(intent.value for intent in Intent)
+ALLOWED_INTENTS = ",".join(intent.value for intent in Intent)
+"""What a planner request allows, modeled or real: every intent of the vocabulary."""
 # What an artifact of each kind is called in a run's folder, and its media type.
 ARTIFACT_FILES: Mapping[str, tuple[str, str]] = {
     "screenshot": ("screenshots/final.png", "image/png"),
@@ -321,7 +322,7 @@ class _Modeler:
             {
                 "goal": self.journey.goal[:200],
                 "route": before.route if before else None,
-                "allowedIntents": _ALLOWED_INTENTS,
+                "allowedIntents": ALLOWED_INTENTS,
                 "snapshotNodes": sum(1 for e in before.view.elements() if before.visible(e))
                 if before
                 else None,
