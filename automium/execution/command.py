@@ -9,23 +9,26 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from automium import corpus
 from automium.contracts import ErrorCode, Verdict, to_document
 from automium.errors import AutomiumError, quoted
-from automium.execution.chromium import NoChromium
+from automium.execution.chromium import NoChromium, launch
 from automium.execution.junit import junit_report
+from automium.execution.progress import Progress
 from automium.execution.sharding import WHOLE, Shard, parse_shard, run_index, selection
+from automium.execution.workers import MAX_WORKERS, run_in_workers
 
 if TYPE_CHECKING:
     import argparse
 
     from playwright.sync_api import Browser
 
-    from automium.execution.executor import Outcome
+    from automium.execution.executor import Options, Outcome
     from automium.hosting import Fault
 
 Json = dict[str, Any]
@@ -72,6 +75,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "`automium merge` joins the N indexes",
     )
     run.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
+    run.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run N trials at a time, each worker with a browser of its own (default 1)",
+    )
 
 
 def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
@@ -84,6 +94,8 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
         if not 100 <= args.timeout <= 60000:
             raise _usage(f"--timeout {args.timeout} is not 100 to 60000 ms", "/timeout")
         shard = WHOLE if args.shard is None else parse_shard(args.shard)
+        if not 1 <= args.workers <= MAX_WORKERS:
+            raise _usage(f"--workers {args.workers} is not 1 to {MAX_WORKERS}", "/workers")
         from automium.capabilities import find  # noqa: PLC0415
 
         for document in documents:
@@ -93,11 +105,22 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
         return 2
     planned = [(d, repetition) for d in documents for repetition in range(1, args.repeat + 1)]
     positions = shard.positions(len(planned))
+    from automium.execution.executor import Options  # noqa: PLC0415
+
+    progress = Progress(len(positions), quiet=args.json)
     try:
-        outcomes = run_all([planned[p] for p in positions], args.out, faults, args.timeout, browser)
+        outcomes = run_all(
+            [planned[p] for p in positions],
+            Options(args.out, args.timeout, faults),
+            browser,
+            args.workers,
+            lambda outcome: progress.done(outcome.verdict),
+        )
     except NoChromium as error:
         print(f"automium run: error: {error}", file=sys.stderr)
         return 2
+    finally:
+        progress.close()
     from automium.execution.executor import PLANNER  # noqa: PLC0415
 
     root = args.out if args.out is not None else Path(RUNS_ROOT)
@@ -121,24 +144,38 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
 
 def run_all(
     planned: Sequence[tuple[Json, int]],
-    out: Path | None,
-    faults: tuple[Fault, ...],
-    timeout_ms: int,
+    options: Options,
     browser: Browser | None = None,
+    workers: int = 1,
+    on_done: Callable[[Outcome], None] = lambda _outcome: None,
 ) -> list[Outcome]:
-    """Run each (journey, repetition) of ``planned``, in order."""
-    from automium.execution.browser import launched  # noqa: PLC0415
-    from automium.execution.executor import Options, run_journey  # noqa: PLC0415
+    """Run each (journey, repetition) of ``planned`` with ``options``, outcomes in order.
 
-    if not planned:
-        return []
-    if browser is None:
-        with launched() as launched_browser:
-            return run_all(planned, out, faults, timeout_ms, launched_browser)
-    return [
-        run_journey(document, browser, Options(out, timeout_ms, faults, repetition))
-        for document, repetition in planned
-    ]
+    On ``browser`` when one is given (the tests share theirs), else on one launched browser,
+    else (``workers`` > 1) on a browser per worker.
+    """
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    from automium.execution.executor import run_journey  # noqa: PLC0415
+
+    def run(item: tuple[Json, int], on: Browser) -> Outcome:
+        document, repetition = item
+        return run_journey(document, on, replace(options, repetition=repetition))
+
+    if workers > 1 and browser is None and len(planned) > 1:
+        return run_in_workers(planned, run, workers, launch, on_done)
+    if browser is None and planned:
+        with sync_playwright() as playwright:
+            launched = launch(playwright)
+            try:
+                return run_all(planned, options, launched, 1, on_done)
+            finally:
+                launched.close()
+    outcomes = []
+    for item in planned:
+        outcomes.append(run(item, browser))  # type: ignore[arg-type] # given, or launched
+        on_done(outcomes[-1])
+    return outcomes
 
 
 def report(outcome: Outcome) -> str:
