@@ -480,6 +480,8 @@ class _Run:
         self._artifact("dom-snapshot", "dom/final.html")
 
     def _close(self, context: BrowserContext) -> None:
+        if not self.browser.is_connected():
+            return  # the browser died under the run: its trace and HAR went with it
         try:
             if not self.tracing_paused:
                 self.trace_parts += 1
@@ -537,7 +539,8 @@ class _Run:
         transcript = "".join(json.dumps(t, ensure_ascii=False) + "\n" for t in self.transcript)
         self.dir.write("planner-transcript.jsonl", self._masked(transcript).encode())
         files = [("console-log", "console.log"), ("planner-transcript", "planner-transcript.jsonl")]
-        files.append(("network-har", "network.har"))
+        if self.dir.path("network.har").is_file():  # not when the browser died under the run
+            files.append(("network-har", "network.har"))
         folder = self.dir.folder
         traces = _traces(folder)
         files += [("trace", p.relative_to(folder).as_posix()) for p in traces]
