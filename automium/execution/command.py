@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -18,7 +19,7 @@ from automium import corpus
 from automium.contracts import ErrorCode, Verdict, to_document
 from automium.defaults import ACTION_TIMEOUT_MS
 from automium.errors import AutomiumError, quoted
-from automium.execution.chromium import NoChromium, launch
+from automium.execution.chromium import NoChromium, connect, launch
 from automium.execution.junit import junit_report
 from automium.execution.progress import Progress
 from automium.execution.sharding import WHOLE, Shard, parse_shard, run_index, selection
@@ -27,7 +28,7 @@ from automium.execution.workers import MAX_WORKERS, run_in_workers
 if TYPE_CHECKING:
     import argparse
 
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Playwright
 
     from automium.execution.executor import Options, Outcome
     from automium.hosting import Fault
@@ -36,6 +37,7 @@ Json = dict[str, Any]
 # Where run directories go without --out: every fixture's artifactRoot lies under it, and so
 # does the run's index.
 RUNS_ROOT = "artifacts"
+_ENDPOINT = re.compile(r"wss?://[^\s/?#]+(?:[/?#]\S*)?")
 _EXIT = {Verdict.PASSED: 0, Verdict.FAILED: 1, Verdict.BLOCKED: 1, Verdict.ERRORED: 2}
 
 
@@ -81,6 +83,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     run.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
     run.add_argument(
+        "--connect",
+        metavar="WS_ENDPOINT",
+        help="run on the browser of Playwright's own server (npx playwright run-server) at "
+        "this ws:// endpoint instead of launching one",
+    )
+    run.add_argument(
         "--workers",
         type=int,
         default=1,
@@ -94,13 +102,7 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
     try:
         documents = [document for text in args.journeys for document in _journeys_of(text)]
         faults = tuple(_fault(text) for text in args.fault)
-        if not 1 <= args.repeat <= 100:
-            raise _usage(f"--repeat {args.repeat} is not 1 to 100", "/repeat")
-        if not 100 <= args.timeout <= 60000:
-            raise _usage(f"--timeout {args.timeout} is not 100 to 60000 ms", "/timeout")
-        shard = WHOLE if args.shard is None else parse_shard(args.shard)
-        if not 1 <= args.workers <= MAX_WORKERS:
-            raise _usage(f"--workers {args.workers} is not 1 to {MAX_WORKERS}", "/workers")
+        shard = _checked_options(args)
         from automium.capabilities import find  # noqa: PLC0415
 
         for document in documents:
@@ -116,10 +118,11 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
     try:
         outcomes = run_all(
             [planned[p] for p in positions],
-            Options(args.out, args.timeout, faults),
+            Options(args.out, args.timeout, faults, connected=args.connect is not None),
             browser,
-            args.workers,
-            lambda outcome: progress.done(outcome.verdict),
+            workers=args.workers,
+            on_done=lambda outcome: progress.done(outcome.verdict),
+            endpoint=args.connect,
         )
     except NoChromium as error:
         print(f"automium run: error: {error}", file=sys.stderr)
@@ -151,13 +154,15 @@ def run_all(
     planned: Sequence[tuple[Json, int]],
     options: Options,
     browser: Browser | None = None,
+    *,
     workers: int = 1,
     on_done: Callable[[Outcome], None] = lambda _outcome: None,
+    endpoint: str | None = None,
 ) -> list[Outcome]:
     """Run each (journey, repetition) of ``planned`` with ``options``, outcomes in order.
 
-    On ``browser`` when one is given (the tests share theirs), else on one launched browser,
-    else (``workers`` > 1) on a browser per worker.
+    On ``browser`` when one is given (the tests share theirs), else on one launched browser
+    (connected to, at ``endpoint``), else (``workers`` > 1) on a browser per worker.
     """
     from playwright.sync_api import sync_playwright  # noqa: PLC0415
 
@@ -167,13 +172,16 @@ def run_all(
         document, repetition = item
         return run_journey(document, on, replace(options, repetition=repetition))
 
+    def start(playwright: Playwright) -> Browser:
+        return launch(playwright) if endpoint is None else connect(playwright, endpoint)
+
     if workers > 1 and browser is None and len(planned) > 1:
-        return run_in_workers(planned, run, workers, launch, on_done)
+        return run_in_workers(planned, run, workers, start, on_done)
     if browser is None and planned:
         with sync_playwright() as playwright:
-            launched = launch(playwright)
+            launched = start(playwright)
             try:
-                return run_all(planned, options, launched, 1, on_done)
+                return run_all(planned, options, launched, on_done=on_done)
             finally:
                 launched.close()
     outcomes = []
@@ -181,6 +189,23 @@ def run_all(
         outcomes.append(run(item, browser))  # type: ignore[arg-type] # given, or launched
         on_done(outcomes[-1])
     return outcomes
+
+
+def _checked_options(args: argparse.Namespace) -> Shard:
+    """Refuse an option out of its range before anything runs; the shard to run."""
+    if not 1 <= args.repeat <= 100:
+        raise _usage(f"--repeat {args.repeat} is not 1 to 100", "/repeat")
+    if not 100 <= args.timeout <= 60000:
+        raise _usage(f"--timeout {args.timeout} is not 100 to 60000 ms", "/timeout")
+    if args.connect is not None and not _ENDPOINT.fullmatch(args.connect):
+        raise _usage(
+            f"--connect {quoted(args.connect)} is not a ws:// or wss:// endpoint, such as the "
+            "one `npx playwright run-server` prints",
+            "/connect",
+        )
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise _usage(f"--workers {args.workers} is not 1 to {MAX_WORKERS}", "/workers")
+    return WHOLE if args.shard is None else parse_shard(args.shard)
 
 
 def report(outcome: Outcome) -> str:

@@ -76,6 +76,7 @@ class Options:
     # A failed run's video is encoded from its trace; measuring compile against hundreds of
     # failing runs goes without, as encoding costs more than the run.
     video: bool = True
+    connected: bool = False  # the browser is a remote one, reached with --connect
 
 
 @dataclass
@@ -227,6 +228,7 @@ class _Run:
         context = loopback_context(
             self.browser,
             self.profile,
+            connected=self.options.connected,
             record_har_path=self.dir.path("network.har"),
             record_har_content="omit",
         )

@@ -1,8 +1,9 @@
 """The browser reaches 127.0.0.1 and nothing else: whatever a page tries elsewhere fails.
 
-One mechanism holds it for ``automium run`` and the tests alike
+One place holds it for ``automium run`` and the tests alike
 (``automium.execution.contexts.loopback_context``; the architecture test holds every
-context of the package to it)."""
+context of the package to it): a launched browser's contexts through a proxy that is not
+there, a connected browser's through routes (``tests/browser/test_run_connect.py``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Error
 
-from automium.execution.contexts import fixture_context
+from automium.execution.contexts import OUTSIDE, fixture_context, reaches_outside
 from automium.hosting import AppServer
 
 # TEST-NET-3 (RFC 5737): documentation-only, so even an unblocked try reaches nobody.
@@ -23,6 +24,28 @@ def todo_context(chromium_browser: Browser) -> Iterator[BrowserContext]:
     context = fixture_context(chromium_browser, "todo-mvc", "todo-mvc.empty")
     yield context
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("url", "outside"),
+    [
+        ("http://127.0.0.1:8123/cart", False),
+        ("ws://127.0.0.1:8123/live", False),
+        ("data:text/plain,hi", False),
+        ("about:blank", False),
+        (FAR_AWAY, True),
+        ("https://localhost/", True),
+        ("http://[::1]:8123/", True),
+        ("http://127.0.0.1.example.org/", True),
+        ("http://127.0.0.10/", True),
+        ("wss://203.0.113.7/live", True),
+    ],
+)
+def test_only_the_loopback_address_counts_as_inside_for_a_connected_browsers_routes(
+    url: str, outside: bool
+) -> None:
+    assert reaches_outside(url) is outside
+    assert bool(OUTSIDE.match(url)) is outside
 
 
 def test_a_page_reaches_the_app_on_loopback_and_no_other_address(
