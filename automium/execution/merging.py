@@ -77,10 +77,17 @@ def _read(path: Path, at: int) -> Json:
 
 
 def _rebased(index: Json, path: Path, out: Path) -> Json:
-    """``index`` with each run's folder as a path from the merged index's folder."""
+    """``index`` with each run's folders as paths from the merged index's folder."""
     here, there = path.resolve().parent, out.resolve().parent
-    runs = [
-        run | {"folder": Path(os.path.relpath(here / run["folder"], there)).as_posix()}
-        for run in index["runs"]
-    ]
+
+    def moved(attempt: Json) -> Json:
+        return attempt | {
+            "folder": Path(os.path.relpath(here / attempt["folder"], there)).as_posix()
+        }
+
+    runs = []
+    for run in index["runs"]:
+        runs.append(moved(run))
+        if "retries" in run:
+            runs[-1]["retries"] = [moved(retry) for retry in run["retries"]]
     return index | {"runs": runs}

@@ -125,3 +125,20 @@ def test_a_shard_with_no_trial_writes_an_empty_index_so_the_merge_is_whole(
     assert merge([*indexes, "--out", str(tmp_path / "merged.json")]) == 0
     merged = json.loads((tmp_path / "merged.json").read_text())
     assert [r["trial"]["repetition"] for r in merged["runs"]] == [1, 2]
+
+
+def test_a_trial_that_fails_again_on_its_retry_is_indexed_with_the_retry_in_its_own_folder(
+    chromium_browser: Browser, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["todo-mvc.add-two-todos", "--out", str(tmp_path), "--retries", "1"]
+    argv += ["--fault", "remove:textbox:What needs to be done?", "--timeout", "500"]
+    argv += ["--junit", str(tmp_path / "junit.xml")]
+    assert run(argv, chromium_browser) == 1
+    printed = capsys.readouterr().out
+    (entry,) = json.loads((tmp_path / "index.json").read_text())["runs"]
+    assert (entry["verdict"], entry["flaky"]) == ("failed", False)
+    assert [r["folder"] for r in entry["retries"]] == [f"retry-1/{entry['runId']}"]
+    assert (tmp_path / entry["retries"][0]["folder"] / "manifest.json").is_file()
+    assert f"retry 1: failed ({tmp_path / 'retry-1' / entry['runId']})" in printed
+    (case,) = ET.parse(tmp_path / "junit.xml").getroot().findall("testsuite/testcase")
+    assert [child.tag for child in case] == ["failure", "rerunFailure", "system-out"]
