@@ -19,6 +19,7 @@ from automium import corpus
 from automium.contracts import ErrorCode, Verdict, to_document
 from automium.errors import AutomiumError, quoted
 from automium.execution.chromium import NoChromium, connect, launch
+from automium.execution.html_report import write_report
 from automium.execution.junit import junit_report
 from automium.execution.progress import Progress
 from automium.execution.retries import MAX_RETRIES, Tried, attempt_root, tried
@@ -78,6 +79,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "`automium merge` joins the N indexes",
     )
     run.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
+    run.add_argument("--html", type=Path, metavar="FILE", help="write a self-contained HTML report")
     run.add_argument(
         "--retries",
         type=int,
@@ -147,6 +149,8 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
     write_index(root, shard, index)
     if args.junit is not None:
         args.junit.write_text(junit_report(index, fail_on_flaky=args.fail_on_flaky))
+    if args.html is not None:
+        write_report(index, root, args.html)
     outcomes = [t.first for t in tried]
     if not outcomes:  # more shards than trials: this one's index is empty, so merge is whole
         print(f"automium run: shard {shard} holds none of the {len(planned)} trials")
