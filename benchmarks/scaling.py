@@ -2,15 +2,15 @@
 
 Runs every reference journey with ``automium run --workers N`` (1, 2 and 4, and 2 through
 Playwright's own browser server when its Node package is installed), as a user would,
-interleaved round by round, and samples the resident memory of the command's whole process
-tree (Python, the drivers, every browser process) while it runs. Prints a Markdown table;
+interleaved round by round, and samples the memory (PSS) of the command's whole process
+tree (Python, the drivers, every browser process) while it runs; through the server, the
+browsers are the server's and not in that tree. Prints a Markdown table;
 the median of the rounds is what counts.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -25,29 +25,31 @@ from tests.browser_server import launch_server, missing
 
 REPO = Path(__file__).resolve().parents[1]
 AUTOMIUM = REPO / ".venv" / "bin" / "automium"
-PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
-def _tree_rss(root: int) -> int:
-    """Resident bytes of ``root`` and every process below it."""
+def _tree_memory(root: int) -> int:
+    """Proportional set size (shared pages split among their sharers, so a browser's many
+    processes are not counted many times) of ``root`` and every process below it, bytes."""
     children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            pages = int((entry / "statm").read_text().split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        pid = int(entry.name)
-        children.setdefault(int(stat[1]), []).append(pid)
-        rss[pid] = pages * PAGE
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
     total, stack = 0, [root]
     while stack:
         pid = stack.pop()
-        total += rss.get(pid, 0)
         stack.extend(children.get(pid, []))
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        pss = next(
+            (line.split()[1] for line in rollup.splitlines() if line.startswith("Pss:")), "0"
+        )
+        total += int(pss) * 1024
     return total
 
 
@@ -62,7 +64,7 @@ def _timed_run(argv: list[str]) -> tuple[float, int, int]:
         )
         peak = 0
         while process.poll() is None:
-            peak = max(peak, _tree_rss(process.pid))
+            peak = max(peak, _tree_memory(process.pid))
             time.sleep(0.2)
         return time.perf_counter() - started, peak, process.returncode
 
