@@ -55,6 +55,8 @@ if TYPE_CHECKING:
     from .models.journey_compilation_v1_schema import Format as Format
     from .models.journey_v1_schema import GoBackStep as GoBackStep
     from .models.journey_compilation_v1_schema import GraphSummary as GraphSummary
+    from .models.common_schema import Guard as Guard
+    from .models.common_schema import GuardKind as GuardKind
     from .models.journey_v1_schema import HiddenAssertion as HiddenAssertion
     from .models.planner_adapter_v1_schema import HistoryEntry as HistoryEntry
     from .models.corpus_v1_schema import HostingType as HostingType
@@ -70,6 +72,7 @@ if TYPE_CHECKING:
     from .models.list_apps_input_v1_schema import ListAppsInput as ListAppsInput
     from .models.list_fixtures_input_v1_schema import ListFixturesInput as ListFixturesInput
     from .models.benchmark_report_v1_schema import Metrics as Metrics
+    from .models.journey_graph_v1_schema import ModelBranch as ModelBranch
     from .models.common_schema import Modeled as Modeled
     from .models.corpus_v1_schema import NavigateEffect as NavigateEffect
     from .models.journey_v1_schema import NavigateStep as NavigateStep
@@ -136,6 +139,7 @@ if TYPE_CHECKING:
     from .models.journey_v1_schema import WaitState as WaitState
     from .models.journey_compilation_v1_schema import Warning as Warning
     from .models.journey_compilation_v1_schema import WarningCode as WarningCode
+    from .models.journey_v1_schema import When as When
 
 HOMES: dict[str, str] = {
     "AccountRef": "corpus_v1_schema",
@@ -189,6 +193,8 @@ HOMES: dict[str, str] = {
     "Format": "journey_compilation_v1_schema",
     "GoBackStep": "journey_v1_schema",
     "GraphSummary": "journey_compilation_v1_schema",
+    "Guard": "common_schema",
+    "GuardKind": "common_schema",
     "HiddenAssertion": "journey_v1_schema",
     "HistoryEntry": "planner_adapter_v1_schema",
     "HostingType": "corpus_v1_schema",
@@ -204,6 +210,7 @@ HOMES: dict[str, str] = {
     "ListAppsInput": "list_apps_input_v1_schema",
     "ListFixturesInput": "list_fixtures_input_v1_schema",
     "Metrics": "benchmark_report_v1_schema",
+    "ModelBranch": "journey_graph_v1_schema",
     "Modeled": "common_schema",
     "NavigateEffect": "corpus_v1_schema",
     "NavigateStep": "journey_v1_schema",
@@ -270,4 +277,5 @@ HOMES: dict[str, str] = {
     "WaitState": "journey_v1_schema",
     "Warning": "journey_compilation_v1_schema",
     "WarningCode": "journey_compilation_v1_schema",
+    "When": "journey_v1_schema",
 }

@@ -53,6 +53,12 @@ class ErrorCode(StrEnum):
     EVENT_AFTER_RELEASE = "event_after_release"
     JOURNEY_ID_MISMATCH = "journey_id_mismatch"
     ARTIFACT_ROOT_APP_MISMATCH = "artifact_root_app_mismatch"
+    JOURNEY_FIXTURE_MISMATCH = "journey_fixture_mismatch"
+    USES_CYCLE = "uses_cycle"
+    USES_TOO_DEEP = "uses_too_deep"
+    GRAPH_ENTRY = "graph_entry"
+    GRAPH_NO_EXIT = "graph_no_exit"
+    GRAPH_CYCLE = "graph_cycle"
 
 
 class Problem(BaseModel):
