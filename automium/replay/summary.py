@@ -119,4 +119,15 @@ def _digest(verdict: Verdict, events: list[ReplayEvent]) -> Digest:
             "rule": found.classification.rule,
             "eventSeqs": list(found.classification.event_seqs),
         }
+    if branches := branches_taken(events):
+        document["branches"] = branches
     return Digest.model_validate(document)
+
+
+def branches_taken(events: list[ReplayEvent]) -> list[dict[str, str]]:
+    """Each guard a run evaluated, in ``seq`` order, and the branch it took."""
+    return [
+        {"stepId": str(e.step_id), "branch": str(e.payload.get("branch"))}
+        for e in sorted(events, key=lambda e: e.seq)
+        if e.type == "branch.taken" and e.step_id and e.payload.get("branch") in ("holds", "fails")
+    ]

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from .models.common_schema import AssertionKind as AssertionKind
     from .models.common_schema import AutomiumCommonDefinitions as AutomiumCommonDefinitions
     from .models.benchmark_report_v1_schema import BenchmarkReport as BenchmarkReport
+    from .models.common_schema import BranchOutcome as BranchOutcome
+    from .models.common_schema import BranchTaken as BranchTaken
     from .models.corpus_v1_schema import Capability as Capability
     from .models.journey_v1_schema import CheckStep as CheckStep
     from .models.replay_summary_v1_schema import Classification as Classification
@@ -154,6 +156,8 @@ HOMES: dict[str, str] = {
     "AssertionKind": "common_schema",
     "AutomiumCommonDefinitions": "common_schema",
     "BenchmarkReport": "benchmark_report_v1_schema",
+    "BranchOutcome": "common_schema",
+    "BranchTaken": "common_schema",
     "Capability": "corpus_v1_schema",
     "CheckStep": "journey_v1_schema",
     "Classification": "replay_summary_v1_schema",

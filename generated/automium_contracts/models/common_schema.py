@@ -364,6 +364,43 @@ class Guard(BaseModel):
     ] = None
 
 
+class BranchOutcome(StrEnum):
+    """
+    holds: the branch's steps ran; fails: they were skipped.
+    """
+
+    HOLDS = "holds"
+    FAILS = "fails"
+
+
+class BranchTaken(BaseModel):
+    """
+    A guard a run evaluated on the real page, and the branch it took.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    step_id: Annotated[
+        str,
+        Field(
+            alias="stepId",
+            description="The first step of the branch.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    branch: Annotated[
+        BranchOutcome,
+        Field(
+            description="holds: the branch's steps ran; fails: they were skipped.",
+            title="BranchOutcome",
+        ),
+    ]
+
+
 class PlannerReference(BaseModel):
     """
     A planner backend.
