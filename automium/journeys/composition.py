@@ -153,11 +153,12 @@ def _clashes(
     for section, prefix_items in (("steps", steps), ("assertions", assertions)):
         taken = {item.get("id") for item in prefix_items}
         what = "step" if section == "steps" else "assertion"
+        article = "a" if section == "steps" else "an"
         for i, item in enumerate(document[section]):
             if isinstance(item, dict) and item.get("id") in taken:
                 yield Problem(
                     ErrorCode.INVALID_INPUT,
-                    f"{what} id {quoted(item['id'])} is already a {what} of {quoted(used)}, "
+                    f"{what} id {quoted(item['id'])} is already {article} {what} of {quoted(used)}, "
                     f"which this journey uses; give it another id",
                     pointer(section, i, "id"),
                 )
@@ -176,3 +177,10 @@ def own_path(path: str, prefix: Prefix) -> str:
                     return "/uses"
                 return f"{head}{n - count}" + (f"/{rest}" if rest else "")
     return path
+
+
+def run_step_ids(document: Document) -> list[str]:
+    """The ids of the steps a run of ``document`` performs: a used journey's first."""
+    expanded = expand(document) if "uses" in document else None
+    runs = expanded.document if isinstance(expanded, Expansion) else document
+    return [str(s["id"]) for s in runs["steps"]]
