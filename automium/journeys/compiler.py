@@ -47,6 +47,6 @@ def compilation_of(journey: CheckedJourney) -> dict[str, Any]:
         # Imported here: the exporter reads the journey package, and only an export needs it.
         from automium.export import exported_files  # noqa: PLC0415
 
-        files = exported_files(document, journey.walk, document["export"])
+        files = exported_files(document, journey.walk, document["export"], journey.prefix)
         compilation["exports"] = [f.document() for f in files]
     return compilation

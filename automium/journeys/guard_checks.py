@@ -92,10 +92,18 @@ class GuardChecks(AssertionChecks):
         if kind in _TEXT and "expected" not in guard:
             self._problem(ErrorCode.INVALID_INPUT, f"a {kind} guard needs expected, the text", path)
             return None
+        target = guard.get("target")
+        if isinstance(target, dict) and "ref" in target:
+            self._problem(
+                ErrorCode.INVALID_INPUT,
+                "a guard names its element by role and name: a snapshot ref changes between "
+                "snapshots, and an exported test could not ask the page for it",
+                f"{path}/target",
+            )
+            return None
         if location is None:
             return None
-        target = guard.get("target")
-        if isinstance(target, dict) and "ref" not in target:
+        if isinstance(target, dict):
             if not self._spelled(
                 str(target.get("role")), str(target.get("name")), f"{path}/target"
             ):
