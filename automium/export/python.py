@@ -89,7 +89,9 @@ def render(plan: ExportPlan) -> str:
         # The journeys it uses: a fixture the test starts from.
         page = _fixture_name(plan)
         lines += ["", "", "@pytest.fixture", f"def {page}(page: Page) -> Page:"]
-        lines.append(f'    """The page where {" after ".join(plan.uses)} ends: its steps run first."""')
+        lines.append(
+            f'    """The page where {" after ".join(plan.uses)} ends: its steps run first."""'
+        )
         lines += _timeout(plan)
         lines += _steps(plan.steps[: plan.setup], plan)
         lines.append("    return page")

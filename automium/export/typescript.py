@@ -105,8 +105,10 @@ def _condition(guard: Guard) -> str:
         return f"!({shown})"
     text = f"(await {locator}.innerText()).replace(/\\s+/g, ' ').trim()"
     expected = js_string(" ".join((guard.expected or "").split()))
-    compared = f"{text}.includes({expected})" if guard.kind == "text_contains" else (
-        f"{text} === {expected}"
+    compared = (
+        f"{text}.includes({expected})"
+        if guard.kind == "text_contains"
+        else (f"{text} === {expected}")
     )
     return f"({shown}) && {compared}"
 

@@ -86,13 +86,14 @@ def _shifted(paths: frozenset[str], prefix: Prefix) -> frozenset[str]:
     """Paths the journey wrote, as paths of its expanded document."""
     shifted = set()
     for path in paths:
+        moved = path
         for section, count in (("steps", prefix.steps), ("assertions", prefix.assertions)):
             head = f"/{section}/"
             index, _, rest = path[len(head) :].partition("/")
             if path.startswith(head) and index.isdigit():
-                path = f"{head}{int(index) + count}" + (f"/{rest}" if rest else "")
+                moved = f"{head}{int(index) + count}" + (f"/{rest}" if rest else "")
                 break
-        shifted.add(path)
+        shifted.add(moved)
     return frozenset(shifted)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from automium import corpus
-from automium.journeys.checked import CheckedJourney, checked_journey
 from automium.errors import AutomiumError
+from automium.journeys.checked import CheckedJourney, checked_journey
 from automium.journeys.graph import build_graph
 from automium.journeys.graph_rules import graph_problems
 from automium.journeys.mermaid import render_mermaid
@@ -21,7 +21,7 @@ def compilation_document(document: object) -> dict[str, Any]:
 def compilation_of(journey: CheckedJourney) -> dict[str, Any]:
     """The ``journey-compilation.v1`` document of a journey compile accepted."""
     document = journey.document
-    graph = build_graph(document, journey.prefix, journey.walk.branches)
+    graph = build_graph(document, journey.prefix, journey.walk.branches, journey.walk.other_branch)
     if problems := graph_problems(graph):
         raise AutomiumError(problems, in_order=True)
     compilation: dict[str, Any] = {

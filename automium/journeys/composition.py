@@ -81,7 +81,7 @@ def expand(document: Document) -> Expansion | list[Problem]:
                 )
             ]
         found = _reference(used)
-        if found is None or problem_of(found, document, used) is not None:
+        if found is None or problem_of(found, document) is not None:
             return [_refusal(found, document, used)]
         chain.append(found)
         seen.append(used)
@@ -108,7 +108,8 @@ def expand(document: Document) -> Expansion | list[Problem]:
     return Expansion(expanded, prefix)
 
 
-def problem_of(found: Document, document: Document, used: str) -> str | None:
+def problem_of(found: Document, document: Document) -> str | None:
+    """Why ``found`` cannot start ``document``: another ``app`` or ``fixture``."""
     if found["appId"] != document["appId"]:
         return "app"
     if found["fixtureId"] != document["fixtureId"]:
@@ -130,7 +131,7 @@ def _refusal(found: Document | None, document: Document, used: str) -> Problem:
             "/uses",
             tuple(same),
         )
-    if problem_of(found, document, used) == "app":
+    if problem_of(found, document) == "app":
         return Problem(
             ErrorCode.JOURNEY_APP_MISMATCH,
             f"uses {quoted(used)} is a journey of {found['appId']}, and this one is of "
@@ -158,8 +159,8 @@ def _clashes(
             if isinstance(item, dict) and item.get("id") in taken:
                 yield Problem(
                     ErrorCode.INVALID_INPUT,
-                    f"{what} id {quoted(item['id'])} is already {article} {what} of {quoted(used)}, "
-                    f"which this journey uses; give it another id",
+                    f"{what} id {quoted(item['id'])} is already {article} {what} of "
+                    f"{quoted(used)}, which this journey uses; give it another id",
                     pointer(section, i, "id"),
                 )
 

@@ -36,13 +36,14 @@ def build_graph(
     journey: Mapping[str, Any],
     prefix: Prefix | None = None,
     decided: Mapping[int, bool | None] | None = None,
+    others: Mapping[int, str] | None = None,
 ) -> Document:
     """The graph document of ``journey``, a ``journey.v1`` document compile accepted (for a
     journey that uses another, the expanded one, ``prefix`` saying which steps are whose).
     ``decided``: by branch start, the branch the fixture's page models take (None: only a
-    run can tell)."""
+    run can tell); ``others``: by branch start, the fixture that takes the other branch."""
     exhausted, exhausted_label = _EXHAUSTED[journey["recovery"]["onExhausted"]]
-    work = list(_work_nodes(journey, prefix, decided or {}))
+    work = list(_work_nodes(journey, prefix, decided or {}, others or {}))
     nodes = [
         {"id": ENTRY, "type": "entry", "label": f"start on {journey['fixtureId']}"},
         *work,
@@ -102,7 +103,10 @@ def _after_branches(journey: Mapping[str, Any], work: list[Document]) -> dict[st
 
 
 def _work_nodes(
-    journey: Mapping[str, Any], prefix: Prefix | None, decided: Mapping[int, bool | None]
+    journey: Mapping[str, Any],
+    prefix: Prefix | None,
+    decided: Mapping[int, bool | None],
+    others: Mapping[int, str],
 ) -> Iterator[Document]:
     """Guard, step and assertion nodes in execution order."""
     recovery = {
@@ -118,10 +122,15 @@ def _work_nodes(
         if index in opening:
             guard = opening[index].guard
             branch = decided.get(index)
+            label = f"if {guard_caption(guard)}"
+            if branch is not None:
+                taken, other = ("holds", "fails") if branch else ("fails", "holds")
+                label += f" ({journey['fixtureId']}: {taken}"
+                label += f"; {others[index]}: {other})" if index in others else ")"
             yield {
                 "id": f"guard:{step['id']}",
                 "type": "guard",
-                "label": f"if {guard_caption(guard)}",
+                "label": label,
                 "guard": dict(guard),
                 "modelBranch": "run_time" if branch is None else ("holds" if branch else "fails"),
                 **part,

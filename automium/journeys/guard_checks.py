@@ -26,7 +26,9 @@ from automium.journeys.page_walk import Location
 _TEXT = frozenset({"text_equals", "text_contains"})
 
 
-def guard_holds(guard: Mapping[str, Any], location: Location) -> bool | None:
+def guard_holds(  # noqa: PLR0911 - one answer per guard kind
+    guard: Mapping[str, Any], location: Location
+) -> bool | None:
     """Whether ``guard`` holds on ``location`` as its page model says; ``None`` when only a
     run can tell (a snapshot ref, a dynamic element, text the model does not know)."""
     kind = guard.get("kind")
@@ -75,7 +77,9 @@ def other_fixtures(fixture: Fixture) -> list[Fixture]:
 class GuardChecks(AssertionChecks):
     """Guard checks over the walk's state."""
 
-    def _guard(self, guard: Mapping[str, Any], path: str, location: Location | None) -> bool | None:
+    def _guard(  # noqa: PLR0911 - each refusal ends the check
+        self, guard: Mapping[str, Any], path: str, location: Location | None
+    ) -> bool | None:
         """The branch the fixture takes at ``path`` (a step's ``when``), after checking the
         guard can be decided at all; ``None`` when only a run can tell."""
         kind = guard.get("kind")

@@ -2,8 +2,9 @@
 
 Graph node ids (``step:add``) are not valid Mermaid ids, so nodes are renamed ``n0``,
 ``n1``, … in graph order; labels carry the meaning. A used journey's nodes are drawn in a
-``subgraph`` of their own, and a guard's conditional edges carry the guard in words. The output is a pure function of the
-graph, so a snapshot diff shows exactly what changed in a journey.
+``subgraph`` of their own, and a guard's conditional edges carry the guard in words. The
+output is a pure function of the graph, so a snapshot diff shows exactly what changed in a
+journey.
 """
 
 from __future__ import annotations

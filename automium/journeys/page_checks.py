@@ -70,9 +70,9 @@ def walk(document: Mapping[str, Any], fixture: Fixture, refused: frozenset[str])
 
     Every branch is checked: the first walk takes, at each guard, the branch the fixture's
     page models take (the guarded steps, when only a run can tell); then, per guard, a walk
-    takes the other branch, as a fixture that takes it sees the guarded steps. A branch no
-    fixture takes is a warning, ``unreachable_branch``; one the models decide, a
-    ``branch_decided`` warning saying which fixture takes which branch.
+    takes the other branch, as a fixture that takes it sees the guarded steps (the walk
+    records which, for the graph to say). A branch no fixture takes is a warning,
+    ``unreachable_branch``.
     """
     first = _Walker(fixture, refused).run(document)
     steps = _items(document.get("steps"))
@@ -99,16 +99,7 @@ def walk(document: Mapping[str, Any], fixture: Fixture, refused: frozenset[str])
                     )
                 )
                 continue
-            first.warnings.append(
-                Warning(
-                    WarningCode.BRANCH_DECIDED,
-                    where,
-                    f"in {fixture.id} the page models say this guard "
-                    f"{'holds' if decided else 'fails'}, so steps {ids} "
-                    f"{'run' if decided else 'are skipped'}; {other.id} takes the other "
-                    "branch, checked as it sees the page",
-                )
-            )
+            first.other_branch[start] = other.id
             flip = _Flip(start, not decided, other)
         other_walk = _Walker(fixture, refused, flip).run(document)
         _merge(
@@ -161,7 +152,6 @@ def _merge(into: Walk, other: Walk, context: str) -> None:
     warned = {(w.code, w.path) for w in into.warnings}
     for warning in other.warnings:
         if (warning.code, warning.path) not in warned and warning.code not in (
-            WarningCode.BRANCH_DECIDED,
             WarningCode.UNREACHABLE_BRANCH,
         ):
             into.warnings.append(replace(warning, message=context + warning.message))
@@ -185,7 +175,7 @@ class _Walker(GuardChecks):
 
     # -- steps ------------------------------------------------------------------------------
 
-    def run(self, document: Mapping[str, Any]) -> Walk:
+    def run(self, document: Mapping[str, Any]) -> Walk:  # noqa: PLR0912 - branches and steps
         # Type checks before iterating: the contract refused a non-array, the walk skips it.
         steps = [s if isinstance(s, dict) else {} for s in _items(document.get("steps"))]
         self._start_warnings(steps)
@@ -250,7 +240,7 @@ class _Walker(GuardChecks):
         if swap_until == len(steps):
             location = self._swap_back(location)
         for index, assertion in enumerate(_items(document.get("assertions"))):
-            if assertion.get("afterStep") in skipped if isinstance(assertion, dict) else False:
+            if isinstance(assertion, dict) and str(assertion.get("afterStep")) in skipped:
                 continue  # checked on the walk that takes its branch
             if isinstance(assertion, dict) and not self._refused(pointer("assertions", index)):
                 self._assertion(assertion, pointer("assertions", index))

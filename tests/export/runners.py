@@ -92,7 +92,9 @@ class Case:
 
     @property
     def name(self) -> str:
-        name = self.journey_id if self.fixture_id is None else f"{self.journey_id}@{self.fixture_id}"
+        name = (
+            self.journey_id if self.fixture_id is None else f"{self.journey_id}@{self.fixture_id}"
+        )
         if self.fault is None:
             return name
         return f"{name}+{self.fault.kind}:{self.fault.role}:{self.fault.name}"

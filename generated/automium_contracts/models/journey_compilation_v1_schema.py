@@ -11,14 +11,13 @@ from . import journey_graph_v1_schema
 
 class WarningCode(StrEnum):
     """
-    Stable warning code: no_initial_navigate (the first step is not navigate), snapshot_ref (a target is a snapshot ref, which changes between snapshots), unknown_effect (the page after a step is unknown, so what follows is listed in unchecked), no_effect (a step changes nothing, e.g. uncheck of a box that is not checked), branch_decided (the fixture's page models decide a guard: which branch it takes, and which fixture takes the other), unreachable_branch (no fixture of the app takes this branch of a guard).
+    Stable warning code: no_initial_navigate (the first step is not navigate), snapshot_ref (a target is a snapshot ref, which changes between snapshots), unknown_effect (the page after a step is unknown, so what follows is listed in unchecked), no_effect (a step changes nothing, e.g. uncheck of a box that is not checked), unreachable_branch (no fixture of the app takes this branch of a guard).
     """
 
     NO_INITIAL_NAVIGATE = "no_initial_navigate"
     SNAPSHOT_REF = "snapshot_ref"
     UNKNOWN_EFFECT = "unknown_effect"
     NO_EFFECT = "no_effect"
-    BRANCH_DECIDED = "branch_decided"
     UNREACHABLE_BRANCH = "unreachable_branch"
 
 

@@ -38,7 +38,7 @@ class NodeType(StrEnum):
 
 class ModelBranch(StrEnum):
     """
-    On a guard node: the branch the journey's fixture takes as its page models say (holds, fails), or run_time when only a run can tell.
+    On a guard node: the branch the journey's fixture takes as its page models say (holds, fails), or run_time when only a run can tell; the label names the fixture that takes the other branch, if one does.
     """
 
     HOLDS = "holds"
@@ -131,7 +131,7 @@ class Node(BaseModel):
         ModelBranch | None,
         Field(
             alias="modelBranch",
-            description="On a guard node: the branch the journey's fixture takes as its page models say (holds, fails), or run_time when only a run can tell.",
+            description="On a guard node: the branch the journey's fixture takes as its page models say (holds, fails), or run_time when only a run can tell; the label names the fixture that takes the other branch, if one does.",
             title="ModelBranch",
         ),
     ] = None
