@@ -38,6 +38,7 @@ from automium.contracts import (
     to_document,
 )
 from automium.execution import actions, video
+from automium.execution.contexts import block_outside
 from automium.execution.evidence import RunDir
 from automium.execution.places import RefusedPlace, Routes
 from automium.execution.replay import Replay
@@ -78,6 +79,7 @@ class Options:
     # A failed run's video is encoded from its trace; measuring compile against hundreds of
     # failing runs goes without, as encoding costs more than the run.
     video: bool = True
+    connected: bool = False  # the browser is a remote one, reached with --connect
 
 
 @dataclass
@@ -230,6 +232,13 @@ class _Run:
     def _context(self) -> BrowserContext:
         viewport = self.profile.viewport
         mobile = self.profile.device_class.value == "mobile"
+        # Loopback only. On a browser launched here, at no cost per request (a route would
+        # pause each one): every address but 127.0.0.1 goes through a proxy that is not
+        # there, and fails. A connected browser reaches this machine's loopback through the
+        # connection's own proxy, which a context proxy would replace: there, routes abort
+        # every request and WebSocket for another host (only those pause).
+        connected = self.options.connected
+        proxy = None if connected else {"server": DEAD_PROXY, "bypass": LOOPBACK}
         context = self.browser.new_context(
             viewport={"width": viewport.width, "height": viewport.height},
             is_mobile=mobile,
@@ -239,10 +248,10 @@ class _Run:
             record_har_path=self.dir.path("network.har"),
             record_har_content="omit",
             service_workers="block",
-            # Loopback only, at no cost per request (a route would pause each one): every
-            # address but 127.0.0.1 goes through a proxy that is not there, and fails.
-            proxy={"server": DEAD_PROXY, "bypass": LOOPBACK},
+            proxy=proxy,  # type: ignore[arg-type] # a ProxySettings TypedDict
         )
+        if connected:
+            block_outside(context)
         context.set_default_timeout(self.options.timeout_ms)
         context.tracing.start(screenshots=True, snapshots=True, sources=False)
         return context
@@ -511,6 +520,8 @@ class _Run:
         self._artifact("dom-snapshot", "dom/final.html")
 
     def _close(self, context: BrowserContext) -> None:
+        if not self.browser.is_connected():
+            return  # the browser died under the run: its trace and HAR went with it
         try:
             if not self.tracing_paused:
                 self.trace_parts += 1
@@ -568,7 +579,8 @@ class _Run:
         transcript = "".join(json.dumps(t, ensure_ascii=False) + "\n" for t in self.transcript)
         self.dir.write("planner-transcript.jsonl", self._masked(transcript).encode())
         files = [("console-log", "console.log"), ("planner-transcript", "planner-transcript.jsonl")]
-        files.append(("network-har", "network.har"))
+        if self.dir.path("network.har").is_file():  # not when the browser died under the run
+            files.append(("network-har", "network.har"))
         folder = self.dir.folder
         traces = _traces(folder)
         files += [("trace", p.relative_to(folder).as_posix()) for p in traces]

@@ -59,6 +59,10 @@ class ErrorCode(StrEnum):
     GRAPH_ENTRY = "graph_entry"
     GRAPH_NO_EXIT = "graph_no_exit"
     GRAPH_CYCLE = "graph_cycle"
+    OVERLAPPING_SHARDS = "overlapping_shards"
+    MISSING_SHARDS = "missing_shards"
+    MIXED_CORPUS_VERSIONS = "mixed_corpus_versions"
+    MIXED_SHARD_RUNS = "mixed_shard_runs"
 
 
 class Problem(BaseModel):
