@@ -319,3 +319,22 @@ def test_the_replay_summary_names_each_branch_a_run_took() -> None:
     ]
     assert branches_taken(events) == [{"stepId": "why", "branch": "fails"}]
     assert reference_journey("bank-sandbox.explain-lock-when-locked").prefix is None
+
+
+def test_the_default_compile_answer_says_what_it_starts_from_and_which_branch_each_takes() -> None:
+    from automium.capabilities import find  # noqa: PLC0415
+    from automium.detail import shaped  # noqa: PLC0415
+
+    def summary(document: dict[str, Any]) -> dict[str, Any]:
+        _, answer = find("automium_compile_journey").answer(document)
+        summary: dict[str, Any] = shaped("automium_compile_journey", document, answer)[
+            "graphSummary"
+        ]
+        return summary
+
+    assert summary(report())["uses"] == ["helpdesk.agent-signs-in"]
+    assert summary(explain_lock())["guards"] == [
+        "if visible Account locked "
+        "(bank-sandbox.locked-account: holds; bank-sandbox.two-accounts: fails)"
+    ]
+    assert "guards" not in summary(report())

@@ -102,6 +102,16 @@ class GraphSummary(BaseModel):
     ]
     edges: Annotated[int, Field(description="Edges.", ge=0)]
     exits: Annotated[list[str], Field(description="Terminal node ids.", min_length=1)]
+    uses: Annotated[
+        list[str] | None,
+        Field(description="The journeys it starts from, as the graph's uses."),
+    ] = None
+    guards: Annotated[
+        list[str] | None,
+        Field(
+            description="Each guard node's label: the guard, and which branch each fixture takes."
+        ),
+    ] = None
 
 
 class UncheckedReason(StrEnum):
