@@ -19,8 +19,10 @@ from automium import corpus
 from automium.contracts import ErrorCode, Verdict, to_document
 from automium.errors import AutomiumError, quoted
 from automium.execution.chromium import NoChromium, connect, launch
+from automium.execution.html_report import write_report
 from automium.execution.junit import junit_report
 from automium.execution.progress import Progress
+from automium.execution.retries import MAX_RETRIES, Tried, attempt_root, tried
 from automium.execution.sharding import WHOLE, Shard, parse_shard, run_index, selection
 from automium.execution.workers import MAX_WORKERS, run_in_workers
 
@@ -77,6 +79,20 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "`automium merge` joins the N indexes",
     )
     run.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
+    run.add_argument("--html", type=Path, metavar="FILE", help="write a self-contained HTML report")
+    run.add_argument(
+        "--retries",
+        type=int,
+        default=0,
+        metavar="N",
+        help=f"run a trial that did not pass again, up to N times (0 to {MAX_RETRIES}); one "
+        "that then passes is flaky",
+    )
+    run.add_argument(
+        "--fail-on-flaky",
+        action="store_true",
+        help="exit 1 when a trial is flaky (failed, then passed on a retry)",
+    )
     run.add_argument(
         "--connect",
         metavar="WS_ENDPOINT",
@@ -111,13 +127,14 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
 
     progress = Progress(len(positions), quiet=args.json)
     try:
-        outcomes = run_all(
+        tried = run_all(
             [planned[p] for p in positions],
             Options(args.out, args.timeout, faults, connected=args.connect is not None),
             browser,
             workers=args.workers,
-            on_done=lambda outcome: progress.done(outcome.verdict),
+            on_done=lambda done: progress.done(done.attempts[-1].verdict),
             endpoint=args.connect,
+            retries=args.retries,
         )
     except NoChromium as error:
         print(f"automium run: error: {error}", file=sys.stderr)
@@ -128,10 +145,13 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
 
     root = args.out if args.out is not None else Path(RUNS_ROOT)
     digest = selection([PLANNER], [(d["id"], r) for d, r in planned])
-    index = index_document(outcomes, positions, shard, digest, len(planned), root)
+    index = index_document(tried, positions, shard, digest, len(planned), root)
     write_index(root, shard, index)
     if args.junit is not None:
-        args.junit.write_text(junit_report(index))
+        args.junit.write_text(junit_report(index, fail_on_flaky=args.fail_on_flaky))
+    if args.html is not None:
+        write_report(index, root, args.html)
+    outcomes = [t.first for t in tried]
     if not outcomes:  # more shards than trials: this one's index is empty, so merge is whole
         print(f"automium run: shard {shard} holds none of the {len(planned)} trials")
         return 0
@@ -139,10 +159,16 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
         summaries = [o.summary for o in outcomes]
         print(json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=1))
     else:
-        print("\n".join(report(o) for o in outcomes))
+        print("\n".join(report(t) for t in tried))
     if args.trials_out is not None:
         args.trials_out.write_text(json.dumps(trials_document(outcomes), indent=1) + "\n")
-    return max(_EXIT[o.verdict] for o in outcomes)
+    return max(_exit_code(t, fail_on_flaky=args.fail_on_flaky) for t in tried)
+
+
+def _exit_code(trial: Tried, *, fail_on_flaky: bool) -> int:
+    if trial.flaky:
+        return 1 if fail_on_flaky else 0
+    return _EXIT[trial.attempts[-1].verdict]
 
 
 def run_all(
@@ -151,10 +177,12 @@ def run_all(
     browser: Browser | None = None,
     *,
     workers: int = 1,
-    on_done: Callable[[Outcome], None] = lambda _outcome: None,
+    on_done: Callable[[Tried], None] = lambda _tried: None,
     endpoint: str | None = None,
-) -> list[Outcome]:
-    """Run each (journey, repetition) of ``planned`` with ``options``, outcomes in order.
+    retries: int = 0,
+) -> list[Tried]:
+    """Run each (journey, repetition) of ``planned`` with ``options``, in order; one that
+    does not pass again, ``retries`` times at most.
 
     On ``browser`` when one is given (the tests share theirs), else on one launched browser
     (connected to, at ``endpoint``), else (``workers`` > 1) on a browser per worker.
@@ -163,9 +191,15 @@ def run_all(
 
     from automium.execution.executor import run_journey  # noqa: PLC0415
 
-    def run(item: tuple[Json, int], on: Browser) -> Outcome:
+    def run(item: tuple[Json, int], on: Browser) -> Tried:
         document, repetition = item
-        return run_journey(document, on, replace(options, repetition=repetition))
+        root = options.out if options.out is not None else _artifact_root(document)
+
+        def attempt(number: int) -> Outcome:
+            out = attempt_root(root, number)
+            return run_journey(document, on, replace(options, out=out, repetition=repetition))
+
+        return tried(attempt, retries)
 
     def start(playwright: Playwright) -> Browser:
         return launch(playwright) if endpoint is None else connect(playwright, endpoint)
@@ -176,14 +210,20 @@ def run_all(
         with sync_playwright() as playwright:
             launched = start(playwright)
             try:
-                return run_all(planned, options, launched, on_done=on_done)
+                return run_all(planned, options, launched, on_done=on_done, retries=retries)
             finally:
                 launched.close()
-    outcomes = []
+    done = []
     for item in planned:
-        outcomes.append(run(item, browser))  # type: ignore[arg-type] # given, or launched
-        on_done(outcomes[-1])
-    return outcomes
+        done.append(run(item, browser))  # type: ignore[arg-type] # given, or launched
+        on_done(done[-1])
+    return done
+
+
+def _artifact_root(document: Json) -> Path:
+    """Where a journey's runs go without --out: its fixture's artifact root."""
+    fixture = corpus.get_fixture(document["fixtureId"], document["appId"])
+    return Path.cwd() / fixture.artifact_root
 
 
 def _checked_options(args: argparse.Namespace) -> Shard:
@@ -198,12 +238,24 @@ def _checked_options(args: argparse.Namespace) -> Shard:
             "one `npx playwright run-server` prints",
             "/connect",
         )
+    if not 0 <= args.retries <= MAX_RETRIES:
+        raise _usage(f"--retries {args.retries} is not 0 to {MAX_RETRIES}", "/retries")
     if not 1 <= args.workers <= MAX_WORKERS:
         raise _usage(f"--workers {args.workers} is not 1 to {MAX_WORKERS}", "/workers")
     return WHOLE if args.shard is None else parse_shard(args.shard)
 
 
-def report(outcome: Outcome) -> str:
+def report(trial: Tried) -> str:
+    """What the command prints of a trial: its first run, then each retry's verdict."""
+    lines = [_report(trial.first)]
+    for number, retry in enumerate(trial.retries, start=1):
+        lines.append(f"  retry {number}: {retry.verdict.value} ({retry.folder})")
+    if trial.flaky:
+        lines.append(f"  flaky: passed on attempt {len(trial.attempts)}, not the first")
+    return "\n".join(lines)
+
+
+def _report(outcome: Outcome) -> str:
     """What the command prints of a run: the replay summary's verdict, step and class."""
     digest = outcome.summary.get("digest") or {}
     classification = digest.get("classification") or {}
@@ -258,7 +310,7 @@ def trials_document(outcomes: Sequence[Outcome]) -> Json:
 
 
 def index_document(  # noqa: PLR0917 - the parts of the index, in its order
-    outcomes: Sequence[Outcome],
+    done: Sequence[Tried],
     positions: range,
     shard: Shard,
     digest: str,
@@ -269,21 +321,30 @@ def index_document(  # noqa: PLR0917 - the parts of the index, in its order
     from automium.execution.executor import PLANNER  # noqa: PLC0415
 
     runs = []
-    trials = trials_document(outcomes)["trials"] if outcomes else []
-    for position, outcome, trial in zip(positions, outcomes, trials, strict=True):
+    trials = trials_document([t.first for t in done])["trials"] if done else []
+    for position, one, trial in zip(positions, done, trials, strict=True):
+        outcome = one.first
         run: Json = {
             "position": position,
             "runId": outcome.run_id,
             "fixtureId": outcome.journey.fixture_id,
-            "verdict": outcome.verdict.value,
-            "folder": _relative(outcome.folder, root),
             "artifactManifestRef": f"artifacts:run/{outcome.run_id}",
+            **_attempt(outcome, root),
         }
-        classification = (outcome.summary.get("digest") or {}).get("classification") or {}
-        if outcome.verdict is not Verdict.PASSED and "failureClass" in classification:
-            run["failureClass"] = classification["failureClass"]
+        if one.retries:
+            run["flaky"] = one.flaky
+            run["retries"] = [_attempt(retry, root) for retry in one.retries]
         runs.append(run | {"trial": trial})
     return run_index(shard, digest, trials_total, [PLANNER], runs)
+
+
+def _attempt(outcome: Outcome, root: Path) -> Json:
+    """An attempt's verdict, run directory (from ``root``) and failure class."""
+    attempt: Json = {"verdict": outcome.verdict.value, "folder": _relative(outcome.folder, root)}
+    classification = (outcome.summary.get("digest") or {}).get("classification") or {}
+    if outcome.verdict is not Verdict.PASSED and "failureClass" in classification:
+        attempt["failureClass"] = classification["failureClass"]
+    return attempt
 
 
 def write_index(root: Path, shard: Shard, index: Json) -> Path:

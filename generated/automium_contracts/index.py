@@ -106,6 +106,7 @@ if TYPE_CHECKING:
     from .models.common_schema import ReplayLane as ReplayLane
     from .models.replay_summary_v1_schema import ReplaySummary as ReplaySummary
     from .models.replay_summary_input_v1_schema import ReplaySummaryInput as ReplaySummaryInput
+    from .models.run_index_v1_schema import Retry as Retry
     from .models.corpus_v1_schema import RevealEffect as RevealEffect
     from .models.corpus_v1_schema import Route as Route
     from .models.journey_v1_schema import RouteIsAssertion as RouteIsAssertion
@@ -249,6 +250,7 @@ HOMES: dict[str, str] = {
     "ReplayLane": "common_schema",
     "ReplaySummary": "replay_summary_v1_schema",
     "ReplaySummaryInput": "replay_summary_input_v1_schema",
+    "Retry": "run_index_v1_schema",
     "RevealEffect": "corpus_v1_schema",
     "Route": "corpus_v1_schema",
     "RouteIsAssertion": "journey_v1_schema",

@@ -9,11 +9,6 @@ browser: the loopback-only guard holds over the connection too.
 from __future__ import annotations
 
 import json
-import os
-import selectors
-import shutil
-import signal
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,53 +17,20 @@ from playwright.sync_api import sync_playwright
 
 from automium.cli import _parser
 from automium.execution import command
-from automium.execution.chromium import LAUNCH_ARGS, connect, find_chromium
+from automium.execution.chromium import connect
 from automium.execution.contexts import block_outside
 from automium.hosting import AppServer
-from tests.export.runners import NODE_PACKAGE, PLAYWRIGHT_CLI, unavailable
-
-START_SECONDS = 60
+from tests.browser_server import launch_server, missing
+from tests.export.runners import unavailable
 
 
 @pytest.fixture(scope="module")
-def endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def endpoint() -> Iterator[str]:
     """A Playwright browser server on 127.0.0.1; its ws:// endpoint."""
-    node, chromium = shutil.which("node"), find_chromium()
-    if node is None or not PLAYWRIGHT_CLI.is_file() or chromium is None:
-        unavailable("no Node, tests/export/node_modules or Chromium (`make test` has them)")
-    assert node is not None
-    assert chromium is not None
-    config = tmp_path_factory.mktemp("server") / "launch-server.json"
-    options = {"executablePath": str(chromium), "args": list(LAUNCH_ARGS), "headless": True}
-    config.write_text(json.dumps(options | {"host": "127.0.0.1", "port": 0}))
-    server = subprocess.Popen(
-        [
-            node,
-            str(PLAYWRIGHT_CLI),
-            "launch-server",
-            "--browser",
-            "chromium",
-            "--config",
-            str(config),
-        ],
-        cwd=NODE_PACKAGE,
-        stdout=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        assert server.stdout is not None
-        with selectors.DefaultSelector() as ready:
-            ready.register(server.stdout, selectors.EVENT_READ)
-            assert ready.select(START_SECONDS), "the browser server printed no endpoint"
-        line = server.stdout.readline().strip()
-        assert line.startswith("ws://127.0.0.1:"), line
-        yield line
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(10)
-        if server.stdout is not None:
-            server.stdout.close()
+    if reason := missing():
+        unavailable(reason)
+    with launch_server() as found:
+        yield found
 
 
 def test_reference_journeys_pass_on_a_remote_browser_as_on_a_local_one(
