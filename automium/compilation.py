@@ -23,6 +23,7 @@ def compilation_document(document: object) -> dict[str, Any]:
         # Imported here: only an export needs the renderers.
         from automium.export import exported_files  # noqa: PLC0415
 
-        files = exported_files(journey.document, journey.walk, journey.document["export"])
+        document = journey.document
+        files = exported_files(document, journey.walk, document["export"], journey.prefix)
         compilation["exports"] = [f.document() for f in files]
     return compilation

@@ -41,8 +41,18 @@ def _comparison(report: Document) -> Document:
 
 
 def graph_summary(graph: Mapping[str, Any]) -> Document:
-    """The compiled graph in brief: its size and where it can end."""
-    return {"nodes": len(graph["nodes"]), "edges": len(graph["edges"]), "exits": graph["exits"]}
+    """The compiled graph in brief: its size and where it can end; the journeys it starts
+    from and its guards (which branch each fixture takes), when it has them."""
+    summary: Document = {
+        "nodes": len(graph["nodes"]),
+        "edges": len(graph["edges"]),
+        "exits": graph["exits"],
+    }
+    if "uses" in graph:
+        summary["uses"] = graph["uses"]
+    if guards := [n["label"] for n in graph["nodes"] if n["type"] == "guard"]:
+        summary["guards"] = guards
+    return summary
 
 
 def _compilation(compilation: Document, full: bool) -> Document:

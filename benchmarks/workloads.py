@@ -12,7 +12,7 @@ from typing import Any
 
 from automium import corpus
 from automium.capabilities import BY_NAME
-from automium.commands.demo import ARTIFACT_ENTRIES, FIXTURE, PLANNER
+from automium.commands.demo import FIXTURE, PLANNER, artifact_entries
 from automium.contracts import to_document
 
 APP = "shop-lite"
@@ -27,7 +27,8 @@ def tool_inputs() -> dict[str, dict[str, Any]]:
     run = BY_NAME["automium_create_run_submission"].answer(RUN_SUBMISSION)[1]
     run_id, ref = run["runId"], run["artifactManifestRef"]
     replay = {"runId": run_id, "verdict": "failed", "retryCount": 1, "artifactManifestRef": ref}
-    manifest = {"runId": run_id, "root": ARTIFACT_ROOT, "entries": ARTIFACT_ENTRIES}
+    entries = artifact_entries(JOURNEY["steps"][-1]["id"])
+    manifest = {"runId": run_id, "root": ARTIFACT_ROOT, "entries": entries}
     return {
         "automium_list_apps": {},
         "automium_list_fixtures": {"appId": APP},

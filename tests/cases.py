@@ -312,7 +312,15 @@ TOOLS: Mapping[str, ToolCases] = {
                 "/steps/3/target/name",
             ),
         },
-        corpus_rules=PAGE_RULES,
+        # A journey's uses names another journey, which compile finds (or refuses) first.
+        corpus_rules=PAGE_RULES
+        | {
+            ErrorCode.UNKNOWN_JOURNEY,
+            ErrorCode.JOURNEY_APP_MISMATCH,
+            ErrorCode.JOURNEY_FIXTURE_MISMATCH,
+            ErrorCode.USES_CYCLE,
+            ErrorCode.USES_TOO_DEEP,
+        },
     ),
     "automium_create_run_submission": ToolCases(
         successes={

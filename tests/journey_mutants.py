@@ -28,7 +28,7 @@ from automium.accessible_names import normalized
 from automium.contracts import to_document
 from automium.corpus.pages import Element
 from automium.errors import AutomiumError
-from automium.journeys import checked_journey, observed, targets
+from automium.journeys import checked_journey, composition, observed, reference_journeys, targets
 from automium.journeys.page_walk import Location
 
 Document = dict[str, Any]
@@ -42,8 +42,14 @@ CLASSES = (
     "control",
     "target",
     "lost-page",
+    "wrong-branch",
+    "prefix-state",
 )
-"""The classes of mistake a mutant makes; ``correct`` marks a correct dynamic variant."""
+"""The classes of mistake a mutant makes; ``correct`` marks a correct dynamic variant.
+``wrong-branch``: a guard that asks the opposite (visible for hidden), so the branch meant
+for one fixture runs in the other; ``prefix-state``: a journey that relies on the page its
+prefix leaves (its own first navigate dropped) starting from another journey of its fixture,
+which leaves the app elsewhere."""
 
 REFUSED, UNCHECKED, VALID = "refused", "valid-unchecked", "valid"
 VERDICTS = (REFUSED, UNCHECKED, VALID)
@@ -495,14 +501,75 @@ def mutants() -> list[Mutant]:
     reference journeys themselves and the dynamic variants."""
     found: list[Mutant] = []
     for reference in corpus.reference_journeys():
-        journey = to_document(reference)
+        written = to_document(reference)
+        # The edits are made where the walk knows the page: on the journey as it runs, a
+        # used journey's steps first (so a prefix's steps are mutated too).
+        journey = dict(reference_journeys()[reference.id].document)
         points = _points(journey)
         for klass, generate in GENERATORS.items():
             for what, edited in generate(journey, points):
                 found.append(Mutant(f"{reference.id}: {what}", klass, edited))
-        found.append(Mutant(f"{reference.id}: as written", "correct", journey))
+        for what, edited in _wrong_branch(written):
+            found.append(Mutant(f"{reference.id}: {what}", "wrong-branch", edited))
+        for what, edited in _prefix_state(written):
+            found.append(Mutant(f"{reference.id}: {what}", "prefix-state", edited))
+        found.append(Mutant(f"{reference.id}: as written", "correct", written))
     found.extend(correct_variants())
     return found
+
+
+_OPPOSITE = {"visible": "hidden", "hidden": "visible"}
+
+
+def _end_route(journey_id: str) -> str | None:
+    """The route a reference journey ends on, as compile walks it."""
+    last = reference_journeys()[journey_id].walk.visits[-1].after
+    return last.route if last is not None else None
+
+
+def _wrong_branch(journey: Document) -> Iterator[tuple[str, Document]]:
+    """Each guard asking the opposite, run from the fixture that skipped the branch: the
+    branch runs where it was meant to be skipped."""
+    for index, step in enumerate(journey["steps"]):
+        guard = step.get("when")
+        if not guard or guard.get("kind") not in _OPPOSITE:
+            continue
+        if index and journey["steps"][index - 1].get("when") == guard:
+            continue  # inside a branch: the guard is asked once, at its first step
+        other = reference_journeys()[journey["id"]].walk.other_branch.get(index)
+        if other is None or "uses" in journey:
+            continue
+        # From the fixture that takes the other branch: the flipped guard now holds there,
+        # and the branch meant for the journey's own fixture runs where it cannot.
+        edited = {**copy.deepcopy(journey), "fixtureId": other}
+        for later in edited["steps"][index:]:
+            if later.get("when") == guard:
+                later["when"] = {**guard, "kind": _OPPOSITE[guard["kind"]]}
+        yield (
+            f"when {guard['kind']} -> {_OPPOSITE[guard['kind']]} at {step['id']}, as {other}",
+            edited,
+        )
+
+
+def _prefix_state(journey: Document) -> Iterator[tuple[str, Document]]:
+    """A journey that uses another, its own first navigate dropped (it now starts on the
+    page its prefix leaves), starting from each other sign-in-free journey of its fixture."""
+    used = journey.get("uses")
+    if not used or journey["steps"][0]["intent"] != "navigate" or len(journey["steps"]) < 2:
+        return
+    dropped = journey["steps"][0]["id"]
+    for other in corpus.reference_journeys(journey["fixtureId"]):
+        if other.id in (used, journey["id"]) or other.uses is not None:
+            continue
+        if _end_route(other.id) == _end_route(used):
+            continue  # it leaves the app where the prefix does: no wrong state
+        edited = copy.deepcopy(journey)
+        edited["uses"] = other.id
+        edited["steps"] = edited["steps"][1:]
+        edited["assertions"] = [a for a in edited["assertions"] if a["afterStep"] != dropped]
+        # Only a journey that can start there: no step or assertion id the prefix has.
+        if edited["assertions"] and not isinstance(composition.expand(edited), list):
+            yield f"uses {other.id}, without {dropped}", edited
 
 
 def by_class(

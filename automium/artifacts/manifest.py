@@ -20,9 +20,11 @@ from automium.contracts import (
     ArtifactManifestInput,
     ErrorCode,
     Journey,
+    to_document,
 )
 from automium.errors import AutomiumError, Problem, pointer, quoted
 from automium.journeys import with_nested_journey
+from automium.journeys.composition import run_step_ids
 from automium.replay.summary import required_kinds
 from automium.validation import check, to_model
 
@@ -82,7 +84,7 @@ def build_manifest(document: object) -> ArtifactManifest:
         if isinstance(content_type, Problem):
             problems.append(content_type)
         if journey is not None and given.step_id is not None:
-            steps = [s.id for s in journey.steps]
+            steps = run_step_ids(to_document(journey))
             if given.step_id not in steps:
                 problems.append(
                     Problem(

@@ -24,8 +24,9 @@ from collections.abc import Sequence
 
 from automium import corpus
 from automium.benchmark.trials import Trial
-from automium.contracts import ErrorCode, RecordedTrial
+from automium.contracts import ErrorCode, RecordedTrial, to_document
 from automium.errors import Problem, pointer, quoted
+from automium.journeys.composition import run_step_ids
 
 OPTIONAL_FIELDS = ("failingStep", "failingLane", "stepsCompleted", "stepsTotal")
 ALWAYS_OBSERVED = ("passed", "latencyMs", "inputTokens", "outputTokens", "recoveryAttempts")
@@ -37,7 +38,8 @@ def record_problems(
     """Every problem of ``records`` for a comparison of ``planner_ids`` on ``app_ids``."""
     problems: list[Problem] = []
     reference = {j.id: j.app_id for j in corpus.reference_journeys()}
-    reference_steps = {j.id: [s.id for s in j.steps] for j in corpus.reference_journeys()}
+    # The steps a run performs: a journey that uses another has that one's first.
+    reference_steps = {j.id: run_step_ids(to_document(j)) for j in corpus.reference_journeys()}
     first: dict[str, tuple[str, int]] = {}  # journey id -> (app id, index of its first trial)
     seen: dict[tuple[str, str, int], int] = {}
     totals: dict[str, tuple[int, int]] = {}  # journey id -> (steps total, first trial giving it)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import anyio
@@ -20,13 +20,20 @@ from mcp import Client, StdioServerParameters, types
 
 PLANNER = {"id": "claude-default", "vendor": "anthropic", "model": "claude-sonnet-4"}
 FIXTURE = "shop-lite.returning-buyer"
-# The failure the demo models: the order is placed, but the confirmation does not show.
-FAILURE = {"stepId": "pay", "failureClass": "product_issue"}
-# What a run of the worked journey would have left: a screenshot after paying, the replay log.
-ARTIFACT_ENTRIES = [
-    {"kind": "screenshot", "path": "steps/pay/after.png", "stepId": "pay"},
-    {"kind": "replay-log", "path": "replay.jsonl"},
-]
+# The failure the demo models: the journey's last step acts, but what it checks does not show.
+FAILURE_CLASS = "product_issue"
+
+
+def failure_of(journey: Mapping[str, Any]) -> dict[str, str]:
+    return {"stepId": journey["steps"][-1]["id"], "failureClass": FAILURE_CLASS}
+
+
+def artifact_entries(step_id: str) -> list[dict[str, str]]:
+    """What a run of the journey would have left: a screenshot after its last step, the log."""
+    return [
+        {"kind": "screenshot", "path": f"steps/{step_id}/after.png", "stepId": step_id},
+        {"kind": "replay-log", "path": "replay.jsonl"},
+    ]
 
 
 def _server_parameters(log_level: str) -> StdioServerParameters:
@@ -117,10 +124,12 @@ async def _evidence(client: Client, t: _Transcript, journey: dict[str, Any], ref
         "the run is bound to the compiled journey, and modeled, not executed",
     )
 
-    failure = f"{FAILURE['failureClass']} at {FAILURE['stepId']}"
+    modeled_failure = failure_of(journey)
+    failure = f"{FAILURE_CLASS} at {modeled_failure['stepId']}"
     t.ask(f"call automium_create_run_submission (failing variant: {failure})")
     failing = await client.call_tool(
-        "automium_create_run_submission", {**run_input, "failure": FAILURE, "includeEvents": True}
+        "automium_create_run_submission",
+        {**run_input, "failure": modeled_failure, "includeEvents": True},
     )
     variant = failing.structured_content or {}
     events = variant.get("events", [])
@@ -143,8 +152,8 @@ async def _evidence(client: Client, t: _Transcript, journey: dict[str, Any], ref
     digest = (summary.structured_content or {}).get("digest", {})
     t.saw(_text(summary))
     t.expect(
-        digest.get("classification", {}).get("failureClass") == FAILURE["failureClass"]
-        and digest.get("failingStep") == FAILURE["stepId"],
+        digest.get("classification", {}).get("failureClass") == FAILURE_CLASS
+        and digest.get("failingStep") == modeled_failure["stepId"],
         "the events are classified, at the step that failed",
     )
 
@@ -154,7 +163,7 @@ async def _evidence(client: Client, t: _Transcript, journey: dict[str, Any], ref
         {
             "runId": variant.get("runId", ""),
             "root": "artifacts/shop-lite/returning-buyer",
-            "entries": ARTIFACT_ENTRIES,
+            "entries": artifact_entries(modeled_failure["stepId"]),
             "verdict": verdict,
             "retryCount": 1,
             "journeyId": journey["id"],
@@ -181,7 +190,7 @@ def debug_arguments(variant: dict[str, Any], journey_ref: str) -> dict[str, str]
         "runId": variant.get("runId", ""),
         "verdict": variant.get("timeline", {}).get("verdict", ""),
         "retryCount": "1",
-        "evidence": "The confirmation heading did not appear after paying.",
+        "evidence": "What the last step should have shown did not appear.",
         "artifactManifestRef": variant.get("artifactManifestRef", ""),
         "journeyRef": journey_ref,
         "events": json.dumps(variant.get("events", [])),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import mimetypes
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -220,6 +221,29 @@ def check(page: Page, assertion: Any, visit: Visit, routes: Routes, timeout_ms: 
     except AssertionError as error:
         return _first_line(error)
     return None
+
+
+def guard_holds(page: Page, guard: Mapping[str, Any], view: View | None, routes: Routes) -> bool:
+    """Whether ``guard`` (a step's ``when``) holds on the page now, as an exported test's
+    ``if`` asks it: no waiting, the page as it is once the step before has settled."""
+    kind = guard["kind"]
+    if kind == "route_is":
+        return bool(_route_url(routes, guard["route"]).match(page.url))
+    target = guard["target"]
+    role, name, nth = target["role"], target["name"], target.get("nth")
+    found = locator(page, role, name, nth, frame_title(view, role, name))
+    if nth is None:
+        found = found.first
+    shown = found.is_visible()
+    if kind == "visible":
+        return shown
+    if kind == "hidden":
+        return not shown
+    if not shown:
+        return False
+    text = normalized(found.inner_text())
+    expected = normalized(guard.get("expected", ""))
+    return expected in text if kind == "text_contains" else text == expected
 
 
 def dismiss_dialog(page: Page) -> None:

@@ -49,6 +49,7 @@ from automium.execution.replay import Replay
 from automium.execution.snapshots import parse_aria, semantic_snapshot
 from automium.hosting import AppServer, Fault
 from automium.hosting.bundles import secret
+from automium.journeys.branches import Branch, guard_caption, starting_at
 from automium.journeys.checked import CheckedJourney, checked_journey
 from automium.journeys.checking import check_journey
 from automium.journeys.node_captions import step_label
@@ -134,18 +135,21 @@ def run_journey(
     if not refused_too:
         find("automium_compile_journey").answer(document)  # refused exactly as compile refuses
         return _Run(document, checked_journey(document), browser, options).run()
-    walk = check_journey(document).walk
+    checked = check_journey(document)
+    walk = checked.walk
     if walk is None:
         raise ValueError("a journey of an unknown app or fixture cannot run")
+    # A journey that uses another runs that one's steps first.
+    runs = checked.expansion.document if checked.expansion is not None else document
     known = {v.step_id: v for v in walk.visits}
     walk = replace(
         walk,
         visits=[
             known.get(s["id"], Visit(i, s["id"], None, None, None))
-            for i, s in enumerate(document["steps"])
+            for i, s in enumerate(runs["steps"])
         ],
     )
-    return _Run(document, CheckedJourney(document, walk), browser, options, refused=True).run()
+    return _Run(document, CheckedJourney(runs, walk), browser, options, refused=True).run()
 
 
 class _Run:
@@ -162,6 +166,9 @@ class _Run:
         self.document = document
         self.journey = journey
         self.visits: Sequence[Visit] = tuple(checked.walk.visits)
+        # The journey as it runs (a used journey's steps first): its branches, by first step.
+        self.opening = starting_at(checked.document["steps"])
+        self.branches: list[Json] = []
         self.browser = browser
         self.options = options
         self.refused = refused
@@ -245,14 +252,38 @@ class _Run:
 
     def _steps(self, page: Page) -> tuple[Verdict, int, tuple[str, str] | None]:
         completed = 0
-        for step, visit in zip(self.journey.steps, self.visits, strict=True):
+        skip_until = -1
+        for index, (step, visit) in enumerate(zip(self.journey.steps, self.visits, strict=True)):
             self.step = step.id
+            if index in self.opening and not self._branch(page, self.opening[index], visit):
+                skip_until = self.opening[index].end
+            if index < skip_until:
+                continue  # the guard failed: the branch's steps and assertions are skipped
             outcome = self._step(page, step, visit)
             self._capture(page, step.id)
             if outcome is not None:
                 return outcome, completed, (step.id, self._failing_lane())
             completed += 1
         return Verdict.PASSED, completed, None
+
+    def _branch(self, page: Page, branch: Branch, visit: Visit) -> bool:
+        """Evaluate a branch's guard on the real page; record the branch taken."""
+        step = self.journey.steps[branch.start]
+        view = visit.before.view if visit.before is not None else None
+        holds = actions.guard_holds(page, branch.guard, view, self.routes)
+        taken = "holds" if holds else "fails"
+        self.branches.append({"stepId": step.id, "branch": taken})
+        self.replay.emit(
+            L.EXECUTOR,
+            EventType.BRANCH_TAKEN,
+            {
+                "guard": guard_caption(branch.guard),
+                "branch": taken,
+                "steps": branch.end - branch.start,
+            },
+            step=step.id,
+        )
+        return holds
 
     def _step(self, page: Page, step: Step, visit: Visit) -> Verdict | None:
         attempts = self.journey.recovery.max_attempts
@@ -514,6 +545,8 @@ class _Run:
         manifest = (
             {} if self.refused else self.dir.manifest(verdict.value, self.retries, self.document)
         )
+        if manifest and self.branches:
+            manifest["branches"] = self.branches
         if manifest:
             self.dir.write("manifest.json", json.dumps(manifest, indent=1).encode())
         outcome = Outcome(

@@ -10,6 +10,7 @@ from automium.errors import AutomiumError
 from automium.export import python, typescript
 from automium.export.plan import ExportPlan, plan
 from automium.journeys.checking import check_journey
+from automium.journeys.composition import Prefix
 from automium.journeys.page_checks import Walk
 
 _RENDERERS: dict[str, tuple[Callable[[ExportPlan], str], Callable[[ExportPlan], str]]] = {
@@ -32,10 +33,11 @@ class ExportedFile:
 
 
 def exported_files(
-    document: Mapping[str, Any], walk: Walk, formats: Iterable[str]
+    document: Mapping[str, Any], walk: Walk, formats: Iterable[str], prefix: Prefix | None = None
 ) -> list[ExportedFile]:
-    """``document``, a journey that compiled, in each of ``formats`` (in the order given)."""
-    test = plan(document, walk)
+    """``document``, a journey that compiled, in each of ``formats`` (in the order given);
+    ``prefix``: the steps of the journeys it uses, first in ``document``."""
+    test = plan(document, walk, prefix)
     return [
         ExportedFile(name, _RENDERERS[name][0](test), _RENDERERS[name][1](test))
         for name in dict.fromkeys(formats)
@@ -50,4 +52,7 @@ def export_journey(document: object, formats: Iterable[str]) -> list[ExportedFil
         raise AutomiumError(checked.problems)
     assert isinstance(document, dict)  # a valid journey: an object, followed page by page
     assert checked.walk is not None
+    if checked.expansion is not None:
+        expansion = checked.expansion
+        return exported_files(expansion.document, checked.walk, formats, expansion.prefix)
     return exported_files(document, checked.walk, formats)

@@ -5,6 +5,11 @@ checked after it, every target resolved to a locator as Playwright reads it: by 
 exact name, with ``nth``, inside the iframes that hold it (``getByRole`` on a page does not
 look inside an iframe, so a model node under an ``iframe "X"`` node is resolved in that
 frame). Recovery is mapped as far as a test runner can honour it; what is lost is said.
+
+A journey that ``uses`` another has its prefix's steps first: the plan counts them
+(``setup``), and each format writes them as a setup of its own (a ``beforeEach`` in
+TypeScript, a fixture in pytest). A branch's first step carries its guard, which each format
+writes as an ``if`` on the locator's state, around the branch's steps.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from automium.defaults import ACTION_TIMEOUT_MS
 from automium.export.fixture_files import fixture_file
 from automium.export.routes import route_path, route_pattern
 from automium.journeys import targets
+from automium.journeys.branches import guard_caption, starting_at
+from automium.journeys.composition import Prefix
 from automium.journeys.page_checks import Walk
 from automium.journeys.page_walk import Location
 from automium.journeys.refs import journey_ref
@@ -92,11 +99,25 @@ class Check:
 
 
 @dataclass(frozen=True, slots=True)
+class Guard:
+    """A branch's guard, asked of the page as it is (no waiting), and how many steps it
+    guards (this one and those right after it)."""
+
+    kind: str
+    caption: str
+    steps: int
+    target: Target | None = None
+    expected: str | None = None
+    url_pattern: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class StepPlan:
     id: str
     action: Action
     checks: tuple[Check, ...]
     note: str | None = None
+    guard: Guard | None = None  # on the first step of a branch
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +141,8 @@ class ExportPlan:
     fixture_id: str
     steps: tuple[StepPlan, ...]
     recovery: Recovery
+    setup: int = 0  # the first ``setup`` steps are the journeys it uses
+    uses: tuple[str, ...] = ()
 
     @property
     def actions(self) -> list[Action]:
@@ -144,22 +167,29 @@ def secret_env(secret_ref: str) -> str:
     return "AUTOMIUM_SECRET_" + re.sub(r"[^A-Z0-9]", "_", secret_ref.upper())
 
 
-def plan(document: Mapping[str, Any], walk: Walk) -> ExportPlan:
-    """The plan of a journey document that compiled, with the walk compile made of it."""
+def plan(document: Mapping[str, Any], walk: Walk, prefix: Prefix | None = None) -> ExportPlan:
+    """The plan of a journey document that compiled, with the walk compile made of it (for
+    one that uses another, the expanded journey, and ``prefix`` saying which steps are the
+    used journey's)."""
     app_id, fixture_id = document["appId"], document["fixtureId"]
     assertions: dict[str, list[Mapping[str, Any]]] = {}
     for assertion in document["assertions"]:
         assertions.setdefault(assertion["afterStep"], []).append(assertion)
     resolver = _Resolver(app_id, fixture_id)
     steps = []
-    for visit, step in zip(walk.visits, document["steps"], strict=True):
+    opening = starting_at(document["steps"])
+    for index, (visit, step) in enumerate(zip(walk.visits, document["steps"], strict=True)):
         after = visit.after
+        branch = opening.get(index)
         steps.append(
             StepPlan(
                 id=step["id"],
                 action=_action(step, resolver, visit.before, visit.element),
                 checks=tuple(_check(a, resolver, after) for a in assertions.get(step["id"], ())),
                 note=step.get("note"),
+                guard=None
+                if branch is None
+                else _guard(branch.guard, branch.end - branch.start, resolver, visit.before),
             )
         )
     return ExportPlan(
@@ -170,6 +200,24 @@ def plan(document: Mapping[str, Any], walk: Walk) -> ExportPlan:
         fixture_id=fixture_id,
         steps=tuple(steps),
         recovery=_recovery(document["recovery"]),
+        setup=prefix.steps if prefix is not None else 0,
+        uses=prefix.chain if prefix is not None else (),
+    )
+
+
+def _guard(
+    guard: Mapping[str, Any], steps: int, resolver: _Resolver, before: Location | None
+) -> Guard:
+    kind, caption = guard["kind"], guard_caption(guard)
+    if kind == "route_is":
+        pattern = route_pattern(resolver.app_id, guard["route"])
+        return Guard(kind, caption, steps, url_pattern=pattern)
+    return Guard(
+        kind,
+        caption,
+        steps,
+        target=resolver.target(guard["target"], before, None),
+        expected=guard.get("expected"),
     )
 
 

@@ -8,7 +8,15 @@ from automium.contracts import Intent
 from automium.defaults import ACTION_TIMEOUT_MS
 from automium.export.fixture_files import DEFAULT_ROOT, FILES_ENV
 from automium.export.literals import comment, py_string
-from automium.export.plan import Action, Check, ExportPlan, Locator, Unresolved
+from automium.export.plan import (
+    Action,
+    Check,
+    ExportPlan,
+    Guard,
+    Locator,
+    StepPlan,
+    Unresolved,
+)
 
 _ASSERTIONS = {
     "visible": "to_be_visible()",
@@ -42,12 +50,16 @@ def render(plan: ExportPlan) -> str:
     imports = []
     if plan.uses_secrets or plan.uses_files:
         imports.append("import os")
-    if any(c.url_pattern for s in plan.steps for c in s.checks):
+    if any(c.url_pattern for s in plan.steps for c in s.checks) or any(
+        s.guard and s.guard.url_pattern for s in plan.steps
+    ):
         imports.append("import re")
     if plan.retries:
         imports.append("from collections.abc import Callable")
     if plan.uses_files:
         imports.append("from pathlib import Path")
+    if plan.setup:
+        imports.append("import pytest")
     lines = [*_header(plan), "", *imports]
     lines += ["", "from playwright.sync_api import Page, expect"]
     constants = []
@@ -73,17 +85,78 @@ def render(plan: ExportPlan) -> str:
             "            if attempt == ATTEMPTS:",
             "                raise",
         ]
-    lines += ["", "", f"def {_test_name(plan.goal)}(page: Page) -> None:"]
+    page = "page"
+    if plan.setup:
+        # The journeys it uses: a fixture the test starts from.
+        page = _fixture_name(plan)
+        lines += ["", "", "@pytest.fixture", f"def {page}(page: Page) -> Page:"]
+        lines.append(
+            f'    """The page where {" after ".join(plan.uses)} ends: its steps run first."""'
+        )
+        lines += _timeout(plan)
+        lines += _steps(plan.steps[: plan.setup], plan)
+        lines.append("    return page")
+    lines += ["", "", f"def {_test_name(plan.goal)}({page}: Page) -> None:"]
     lines.append(f"    {_docstring(plan.goal)}")
-    if plan.retries:
-        # An attempt must end for retry_step to try again: actions get a timeout of their own.
-        lines.append(f"    page.set_default_timeout({ACTION_TIMEOUT_MS:_})")
-    for step in plan.steps:
-        lines.append(f"    # step {step.id}" + (f": {comment(step.note)}" if step.note else ""))
-        lines += _action_lines(step.action, plan)
-        lines += [f"    {_check(check)}" for check in step.checks]
+    if plan.setup:
+        lines.append(f"    page = {page}")
+    else:
+        lines += _timeout(plan)
+    lines += _steps(plan.steps[plan.setup :], plan)
     lines.append("")
     return "\n".join(lines)
+
+
+def _fixture_name(plan: ExportPlan) -> str:
+    return "after_" + _snake(plan.uses[0])
+
+
+def _timeout(plan: ExportPlan) -> list[str]:
+    # An attempt must end for retry_step to try again: actions get a timeout of their own.
+    return [f"    page.set_default_timeout({ACTION_TIMEOUT_MS:_})"] if plan.retries else []
+
+
+def _steps(steps: tuple[StepPlan, ...], plan: ExportPlan) -> list[str]:
+    """The steps' lines, a branch's inside an ``if`` on its guard."""
+    lines: list[str] = []
+    index = 0
+    while index < len(steps):
+        step = steps[index]
+        if step.guard is None:
+            lines += _step(step, plan)
+            index += 1
+            continue
+        lines.append(f"    # when {comment(step.guard.caption)}")
+        lines.append(f"    if {_condition(step.guard)}:")
+        for guarded in steps[index : index + step.guard.steps]:
+            lines += ["    " + line for line in _step(guarded, plan)]
+        index += step.guard.steps
+    return lines
+
+
+def _step(step: StepPlan, plan: ExportPlan) -> list[str]:
+    lines = [f"    # step {step.id}" + (f": {comment(step.note)}" if step.note else "")]
+    lines += _action_lines(step.action, plan)
+    lines += [f"    {_check(check)}" for check in step.checks]
+    return lines
+
+
+def _condition(guard: Guard) -> str:
+    """The guard as the page is now: no waiting, as a run decides it."""
+    if guard.url_pattern is not None:
+        return f're.search(r"{guard.url_pattern}", page.url)'
+    # Compile refuses a snapshot ref in a guard: its target is always a role and a name.
+    assert isinstance(guard.target, Locator)
+    locator = _locator(guard.target) + ("" if guard.target.nth is not None else ".first")
+    shown = f"{locator}.is_visible()"
+    if guard.kind == "visible":
+        return shown
+    if guard.kind == "hidden":
+        return f"not {shown}"
+    text = f'" ".join({locator}.inner_text().split())'
+    expected = py_string(" ".join((guard.expected or "").split()))
+    compared = f"{expected} in {text}" if guard.kind == "text_contains" else f"{text} == {expected}"
+    return f"{shown} and {compared}"
 
 
 def _docstring(goal: str) -> str:

@@ -6,7 +6,15 @@ from automium.contracts import Intent
 from automium.defaults import ACTION_TIMEOUT_MS
 from automium.export.fixture_files import DEFAULT_ROOT, FILES_ENV
 from automium.export.literals import comment, js_string
-from automium.export.plan import Action, Check, ExportPlan, Locator, Unresolved
+from automium.export.plan import (
+    Action,
+    Check,
+    ExportPlan,
+    Guard,
+    Locator,
+    StepPlan,
+    Unresolved,
+)
 
 _ASSERTIONS = {
     "visible": "toBeVisible()",
@@ -42,17 +50,68 @@ def render(plan: ExportPlan) -> str:
     if plan.retries:
         # An attempt must end for toPass to try again: actions get a timeout of their own.
         lines += [f"test.use({{ actionTimeout: {ACTION_TIMEOUT_MS:_} }});", ""]
+    if plan.setup:
+        # The journeys it uses: a setup every test of the file starts from.
+        lines.append(f"// Starts where {' after '.join(plan.uses)} ends: its steps run first.")
+        lines.append("test.beforeEach(async ({ page }) => {")
+        lines += _steps(plan.steps[: plan.setup], plan)
+        lines += ["});", ""]
     lines.append(f"test({js_string(plan.goal)}, async ({{ page }}) => {{")
-    for step in plan.steps:
-        lines.append(f"  await test.step({js_string(step.id)}, async () => {{")
-        if step.note:
-            lines.append(f"    // {comment(step.note)}")
-        lines += _action_lines(step.action, plan)
-        for check in step.checks:
-            lines.append(f"    {_check(check)}")
-        lines.append("  });")
+    lines += _steps(plan.steps[plan.setup :], plan)
     lines += ["});", ""]
     return "\n".join(lines)
+
+
+def _steps(steps: tuple[StepPlan, ...], plan: ExportPlan) -> list[str]:
+    """The steps' lines, a branch's inside an ``if`` on its guard."""
+    lines: list[str] = []
+    index = 0
+    while index < len(steps):
+        step = steps[index]
+        if step.guard is None:
+            lines += _step(step, plan)
+            index += 1
+            continue
+        lines.append(f"  // when {comment(step.guard.caption)}")
+        lines.append(f"  if ({_condition(step.guard)}) {{")
+        for guarded in steps[index : index + step.guard.steps]:
+            lines += ["  " + line for line in _step(guarded, plan)]
+        lines.append("  }")
+        index += step.guard.steps
+    return lines
+
+
+def _step(step: StepPlan, plan: ExportPlan) -> list[str]:
+    lines = [f"  await test.step({js_string(step.id)}, async () => {{"]
+    if step.note:
+        lines.append(f"    // {comment(step.note)}")
+    lines += _action_lines(step.action, plan)
+    lines += [f"    {_check(check)}" for check in step.checks]
+    lines.append("  });")
+    return lines
+
+
+def _condition(guard: Guard) -> str:
+    """The guard as the page is now: no waiting, as a run decides it."""
+    if guard.url_pattern is not None:
+        literal = "/" + guard.url_pattern.replace("/", "\\/") + "/"
+        return f"{literal}.test(page.url())"
+    # Compile refuses a snapshot ref in a guard: its target is always a role and a name.
+    assert isinstance(guard.target, Locator)
+    locator = _locator(guard.target) + ("" if guard.target.nth is not None else ".first()")
+    shown = f"await {locator}.isVisible()"
+    if guard.kind == "visible":
+        return shown
+    if guard.kind == "hidden":
+        return f"!({shown})"
+    text = f"(await {locator}.innerText()).replace(/\\s+/g, ' ').trim()"
+    expected = js_string(" ".join((guard.expected or "").split()))
+    compared = (
+        f"{text}.includes({expected})"
+        if guard.kind == "text_contains"
+        else (f"{text} === {expected}")
+    )
+    return f"({shown}) && {compared}"
 
 
 def _header(plan: ExportPlan) -> list[str]:

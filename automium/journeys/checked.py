@@ -16,19 +16,32 @@ from automium import corpus
 from automium.contracts import Journey, to_document
 from automium.errors import AutomiumError
 from automium.journeys.checking import Checked, check_journey
+from automium.journeys.composition import Prefix
 from automium.journeys.page_checks import Unchecked, Walk, Warning
 from automium.journeys.refs import journey_ref
 
 
 class CheckedJourney:
-    """A valid journey: the document as written, its model, the walk through its pages
-    (with warnings and what only a run can prove) and its ref."""
+    """A valid journey: the document it runs, its model, the walk through its pages (with
+    warnings and what only a run can prove) and its ref.
+
+    A journey that ``uses`` another runs that one's steps first: ``document`` is then the
+    expanded journey (no ``uses``; every step a run performs), ``written`` the journey as
+    its author wrote it, and ``prefix`` says which steps came from where."""
 
     def __init__(
-        self, document: Mapping[str, Any], walk: Walk, *, model: Journey | None = None
+        self,
+        document: Mapping[str, Any],
+        walk: Walk,
+        *,
+        model: Journey | None = None,
+        written: Mapping[str, Any] | None = None,
+        prefix: Prefix | None = None,
     ) -> None:
         self.document = document
         self.walk = walk
+        self.written = written if written is not None else document
+        self.prefix = prefix
         if model is not None:
             self.__dict__["model"] = model
 
@@ -58,7 +71,7 @@ class CheckedJourney:
         paths = {u.path for u in self.walk.unchecked}
         return frozenset(
             str(a["id"])
-            for i, a in enumerate(self.document["assertions"])
+            for i, a in enumerate(self.written["assertions"])
             if f"/assertions/{i}" in paths
         )
 
@@ -76,6 +89,12 @@ def accepted(document: object, checked: Checked, *, model: Journey | None = None
     # Accepted: a journey object, whose app and fixture are known, so its pages were walked.
     assert isinstance(document, Mapping)
     assert checked.walk is not None
+    if checked.expansion is not None:
+        expansion = checked.expansion
+        # The model given is of the journey as written; the run's is of the expanded one.
+        return CheckedJourney(
+            expansion.document, checked.walk, written=document, prefix=expansion.prefix
+        )
     return CheckedJourney(document, checked.walk, model=model)
 
 

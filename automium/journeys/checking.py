@@ -17,6 +17,7 @@ from typing import Any
 from automium import corpus
 from automium.contracts import ErrorCode, Intent
 from automium.errors import Problem, pointer, pointer_key, quoted
+from automium.journeys.composition import Expansion, Prefix, expand, own_path
 from automium.journeys.page_checks import Walk, Warning, walk
 from automium.validation import check
 
@@ -28,6 +29,8 @@ class Checked:
     problems: tuple[Problem, ...]
     warnings: tuple[Warning, ...]
     walk: Walk | None  # None when the app or fixture is unknown, so no page could be followed
+    # The journey as it runs, its ``uses`` resolved; None when it uses none.
+    expansion: Expansion | None = None
 
 
 def check_journey(document: object) -> Checked:
@@ -41,8 +44,16 @@ def check_journey(document: object) -> Checked:
     problems = check("journey.v1", document, _vocabularies(document))
     reported = {p.path for p in problems}
     problems += [p for p in _semantic_problems(document) if p.path not in reported]
+    expansion, problems = _expansion(document, problems)
     written = sorted(problems, key=lambda p: pointer_key(p.path))
-    followed = _follow(document, frozenset(p.path for p in problems))
+    refused = frozenset(p.path for p in problems)
+    followed: Walk | None = None
+    if expansion is not None:
+        followed = _follow(expansion.document, _shifted(refused, expansion.prefix))
+        if followed is not None:
+            followed = _written_paths(followed, expansion.prefix)
+    elif not (isinstance(document, dict) and "uses" in document):
+        followed = _follow(document, refused)
     walked: list[Problem] = []
     if followed is not None:
         reported = {p.path for p in problems}
@@ -53,6 +64,46 @@ def check_journey(document: object) -> Checked:
         problems=(*written, *sorted(walked, key=lambda p: pointer_key(p.path))),
         warnings=tuple(followed.warnings) if followed is not None else (),
         walk=followed,
+        expansion=expansion,
+    )
+
+
+def _expansion(document: object, problems: list[Problem]) -> tuple[Expansion | None, list[Problem]]:
+    """The journey as it runs, once its ``uses`` can be resolved; the problems, with those
+    of ``uses`` added."""
+    if not isinstance(document, dict) or "uses" not in document:
+        return None, problems
+    if {"", "/appId", "/fixtureId", "/uses", "/steps", "/assertions"} & {p.path for p in problems}:
+        return None, problems
+    expanded = expand(document)
+    if isinstance(expanded, list):
+        reported = {p.path for p in problems}
+        return None, [*problems, *(p for p in expanded if p.path not in reported)]
+    return expanded, problems
+
+
+def _shifted(paths: frozenset[str], prefix: Prefix) -> frozenset[str]:
+    """Paths the journey wrote, as paths of its expanded document."""
+    shifted = set()
+    for path in paths:
+        moved = path
+        for section, count in (("steps", prefix.steps), ("assertions", prefix.assertions)):
+            head = f"/{section}/"
+            index, _, rest = path[len(head) :].partition("/")
+            if path.startswith(head) and index.isdigit():
+                moved = f"{head}{int(index) + count}" + (f"/{rest}" if rest else "")
+                break
+        shifted.add(moved)
+    return frozenset(shifted)
+
+
+def _written_paths(followed: Walk, prefix: Prefix) -> Walk:
+    """The walk of the expanded journey, its findings at the paths the journey wrote."""
+    return replace(
+        followed,
+        problems=[replace(p, path=own_path(p.path, prefix)) for p in followed.problems],
+        warnings=[replace(w, path=own_path(w.path, prefix)) for w in followed.warnings],
+        unchecked=[replace(u, path=own_path(u.path, prefix)) for u in followed.unchecked],
     )
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from automium import corpus
+from automium.errors import AutomiumError
 from automium.journeys.checked import CheckedJourney
 from automium.journeys.graph import build_graph
+from automium.journeys.graph_rules import graph_problems
 from automium.journeys.mermaid import render_mermaid
 
 
@@ -14,13 +16,16 @@ def compilation_of(journey: CheckedJourney) -> dict[str, Any]:
     """The ``journey-compilation.v1`` document of a journey compile accepted, its exported
     tests aside (``automium.compilation`` adds them: the exporter reads this package)."""
     document = journey.document
-    graph = build_graph(document)
+    graph = build_graph(document, journey.prefix, journey.walk.branches, journey.walk.other_branch)
+    if problems := graph_problems(graph):
+        raise AutomiumError(problems, in_order=True)
     compilation: dict[str, Any] = {
         "schemaVersion": "automium.journey-compilation/v1",
         "corpusVersion": corpus.CORPUS_VERSION,
         "journeyId": document["id"],
         "journeyRef": journey.ref,
         "valid": True,
+        # Every step a run performs, a used journey's included.
         "stepCount": len(document["steps"]),
         "assertionCount": len(document["assertions"]),
         "warnings": [

@@ -74,6 +74,12 @@ class Walk:
     warnings: list[Warning] = field(default_factory=list)
     visits: list[Visit] = field(default_factory=list)
     unchecked: list[Unchecked] = field(default_factory=list)
+    # By the index of a branch's first step: the branch the fixture's page models take
+    # (True: the guard holds; None: only a run can tell), and the page it is decided on.
+    branches: dict[int, bool | None] = field(default_factory=dict)
+    at_guard: dict[int, Location | None] = field(default_factory=dict)
+    # By branch start: the fixture that takes the branch the journey's fixture does not.
+    other_branch: dict[int, str] = field(default_factory=dict)
 
     def unchecked_at(self, path: str) -> Unchecked | None:
         return next((u for u in self.unchecked if u.path == path), None)

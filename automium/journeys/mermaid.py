@@ -1,8 +1,10 @@
 """Draw a journey graph as Mermaid ``flowchart TD`` text, for a human reading a PR or doc.
 
 Graph node ids (``step:add``) are not valid Mermaid ids, so nodes are renamed ``n0``,
-``n1``, … in graph order; labels carry the meaning. The output is a pure function of the
-graph, so a snapshot diff shows exactly what changed in a journey.
+``n1``, … in graph order; labels carry the meaning. A used journey's nodes are drawn in a
+``subgraph`` of their own, and a guard's conditional edges carry the guard in words. The
+output is a pure function of the graph, so a snapshot diff shows exactly what changed in a
+journey.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ _SHAPES: Mapping[str, tuple[str, str]] = {
     "entry": ("([", "])"),  # stadium
     "step": ("[", "]"),  # rectangle
     "assertion": ("{", "}"),  # rhombus
+    "guard": ("{{", "}}"),  # hexagon: a decision, not a check
     "pass": ("((", "))"),  # circle
     "fail": ("((", "))"),
     "blocked": ("((", "))"),
@@ -29,13 +32,26 @@ def render_mermaid(graph: Mapping[str, Any]) -> str:
     with a newline."""
     ids = {node["id"]: f"n{i}" for i, node in enumerate(graph["nodes"])}
     lines = ["flowchart TD"]
+    part: str | None = None
     for node in graph["nodes"]:
+        if node.get("part") != part:
+            if part is not None:
+                lines.append("    end")
+            part = node.get("part")
+            if part is not None:
+                lines.append(f'    subgraph uses_{len(lines)}["uses {_escape(part)}"]')
         opening, closing = _SHAPES[node["type"]]
-        lines.append(f'    {ids[node["id"]]}{opening}"{_escape(node["label"])}"{closing}')
+        indent = "        " if part is not None else "    "
+        lines.append(f'{indent}{ids[node["id"]]}{opening}"{_escape(node["label"])}"{closing}')
+    if part is not None:
+        lines.append("    end")
     for edge in graph["edges"]:
         if edge["from"] not in ids or edge["to"] not in ids:
             raise ValueError(f"edge {edge['from']} -> {edge['to']} names a node the graph lacks")
-        lines.append(f"    {ids[edge['from']]} -->|{edge['on']}| {ids[edge['to']]}")
+        on = edge["on"]
+        if "condition" in edge:
+            on = f'"{on}: {_escape(edge["condition"])}"'
+        lines.append(f"    {ids[edge['from']]} -->|{on}| {ids[edge['to']]}")
     return "\n".join(lines) + "\n"
 
 

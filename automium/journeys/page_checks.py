@@ -22,7 +22,7 @@ from automium.contracts import ErrorCode, Fixture, Intent, UncheckedReason, Warn
 from automium.corpus.pages import Element, pages
 from automium.errors import pointer, quoted
 from automium.journeys import observed, targets, todo_state
-from automium.journeys.assertion_checks import AssertionChecks
+from automium.journeys.branches import Branch, starting_at
 from automium.journeys.findings import (
     Step,
     Uncertain,
@@ -33,6 +33,7 @@ from automium.journeys.findings import (
     parts,
     target_line,
 )
+from automium.journeys.guard_checks import GuardChecks, as_seen_by, guard_holds, other_fixtures
 from automium.journeys.observed import FOCUSABLE_ROLES, SELECT_ROLES
 from automium.journeys.page_walk import (
     FIELD_ROLES,
@@ -84,8 +85,97 @@ def walk(document: Mapping[str, Any], fixture: Fixture, refused: frozenset[str])
 
     ``refused`` holds the paths other checks already reported: those steps are not checked
     again, and the page after one of them is unknown.
+
+    Every branch is checked: the first walk takes, at each guard, the branch the fixture's
+    page models take (the guarded steps, when only a run can tell); then, per guard, a walk
+    takes the other branch, as a fixture that takes it sees the guarded steps (the walk
+    records which, for the graph to say). A branch no fixture takes is a warning,
+    ``unreachable_branch``.
     """
-    return _Walker(fixture, refused).run(document)
+    first = _Walker(fixture, refused).run(document)
+    steps = _items(document.get("steps"))
+    for start, branch in starting_at(steps).items():
+        if start not in first.branches:
+            continue  # the walk never reached it: an earlier step was refused
+        decided = first.branches[start]
+        at = first.at_guard.get(start)
+        where = pointer("steps", start, "when")
+        ids = _step_ids(steps, branch)
+        if decided is None:
+            flip = _Flip(start, False, None)
+        else:
+            other = _deciding_other(branch, not decided, fixture, at)
+            if other is None:
+                first.warnings.append(
+                    Warning(
+                        WarningCode.UNREACHABLE_BRANCH,
+                        where,
+                        f"no fixture of {fixture.app_id} makes this guard "
+                        f"{'hold' if not decided else 'fail'} here, so steps {ids} "
+                        f"{'never run' if decided is False else 'always run'}; "
+                        "drop the guard or the steps",
+                    )
+                )
+                continue
+            first.other_branch[start] = other.id
+            flip = _Flip(start, not decided, other)
+        other_walk = _Walker(fixture, refused, flip).run(document)
+        _merge(
+            first,
+            other_walk,
+            f"on the branch where the guard at {where} "
+            f"{'holds' if flip.take else 'fails'}"
+            + (f" (as {flip.fixture.id} sees the page)" if flip.fixture else "")
+            + ": ",
+        )
+    return first
+
+
+class _Flip:
+    """The branch a walk takes at one guard, against what the models decide, and the
+    fixture that sees the page so (``None``: the journey's own)."""
+
+    def __init__(self, start: int, take: bool, fixture: Fixture | None) -> None:
+        self.start, self.take, self.fixture = start, take, fixture
+
+
+def _deciding_other(
+    branch: Branch, wanted: bool, fixture: Fixture, at: Location | None
+) -> Fixture | None:
+    if at is None:
+        return None
+    return next(
+        (
+            f
+            for f in other_fixtures(fixture)
+            if guard_holds(branch.guard, as_seen_by(at, f)) is wanted
+        ),
+        None,
+    )
+
+
+def _step_ids(steps: list[Any], branch: Branch) -> str:
+    return ", ".join(
+        quoted(s.get("id")) for s in steps[branch.start : branch.end] if isinstance(s, dict)
+    )
+
+
+def _merge(into: Walk, other: Walk, context: str) -> None:
+    """The other branch's findings, at paths the first walk did not report."""
+    problems = {p.path for p in into.problems}
+    for problem in other.problems:
+        if problem.path not in problems:
+            into.problems.append(replace(problem, message=context + problem.message))
+            problems.add(problem.path)
+    warned = {(w.code, w.path) for w in into.warnings}
+    for warning in other.warnings:
+        if (warning.code, warning.path) not in warned and warning.code not in (
+            WarningCode.UNREACHABLE_BRANCH,
+        ):
+            into.warnings.append(replace(warning, message=context + warning.message))
+    for unchecked in other.unchecked:
+        if into.unchecked_at(unchecked.path) is None:
+            into.unchecked.append(unchecked)
 
 
 def _items(value: object) -> list[Any]:
@@ -93,17 +183,50 @@ def _items(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-class _Walker(AssertionChecks):
+class _Walker(GuardChecks):
+    def __init__(
+        self, fixture: Fixture, refused: frozenset[str], flip: _Flip | None = None
+    ) -> None:
+        super().__init__(fixture, refused)
+        self.flip = flip
+        self.own = fixture
+
     # -- steps ------------------------------------------------------------------------------
 
-    def run(self, document: Mapping[str, Any]) -> Walk:
+    def run(self, document: Mapping[str, Any]) -> Walk:  # noqa: PLR0912 - branches and steps
         # Type checks before iterating: the contract refused a non-array, the walk skips it.
         steps = [s if isinstance(s, dict) else {} for s in _items(document.get("steps"))]
         self._start_warnings(steps)
         location: Location | None = None
         self.unknown_why = "the journey does not start with navigate"
+        opening = starting_at(steps)
+        skipped: set[str] = set()
+        skip_until = swap_until = -1
         for index, step in enumerate(steps):
             path = pointer("steps", index)
+            if index == swap_until:
+                location = self._swap_back(location)
+            if index in opening and not self._refused(f"{path}/when"):
+                branch = opening[index]
+                decided = self._guard(branch.guard, f"{path}/when", location)
+                self.result.branches[index] = decided
+                self.result.at_guard[index] = location
+                take = decided is not False
+                if self.flip is not None and self.flip.start == index:
+                    take = self.flip.take
+                    if self.flip.fixture is not None and location is not None:
+                        self.fixture = self.flip.fixture
+                        location = as_seen_by(location, self.fixture)
+                        swap_until = branch.end
+                if not take:
+                    skip_until = branch.end
+            if index < skip_until:
+                # The branch is not taken: its steps change nothing, its assertions wait.
+                skipped.add(str(step.get("id", "")))
+                self.result.visits.append(
+                    Visit(index, str(step.get("id", "")), location, None, location)
+                )
+                continue
             if self._refused(path):
                 location = None  # the contract refused the step: what it does is unknown
                 self.result.visits.append(Visit(index, str(step.get("id", "")), None, None, None))
@@ -132,10 +255,19 @@ class _Walker(AssertionChecks):
                 )
             )
             location = after
+        if swap_until == len(steps):
+            location = self._swap_back(location)
         for index, assertion in enumerate(_items(document.get("assertions"))):
+            if isinstance(assertion, dict) and str(assertion.get("afterStep")) in skipped:
+                continue  # checked on the walk that takes its branch
             if isinstance(assertion, dict) and not self._refused(pointer("assertions", index)):
                 self._assertion(assertion, pointer("assertions", index))
         return self.result
+
+    def _swap_back(self, location: Location | None) -> Location | None:
+        """After a branch walked as another fixture sees it: the journey's fixture again."""
+        self.fixture = self.own
+        return None if location is None else as_seen_by(location, self.own)
 
     def _start_warnings(self, steps: Sequence[Step]) -> None:
         if not steps:

@@ -27,6 +27,7 @@ from automium.contracts import (
     ArtifactKind,
     Digest,
     ErrorCode,
+    EventType,
     ReplayEvent,
     ReplayLane,
     ReplaySummary,
@@ -119,4 +120,17 @@ def _digest(verdict: Verdict, events: list[ReplayEvent]) -> Digest:
             "rule": found.classification.rule,
             "eventSeqs": list(found.classification.event_seqs),
         }
+    if branches := branches_taken(events):
+        document["branches"] = branches
     return Digest.model_validate(document)
+
+
+def branches_taken(events: list[ReplayEvent]) -> list[dict[str, str]]:
+    """Each guard a run evaluated, in ``seq`` order, and the branch it took."""
+    return [
+        {"stepId": str(e.step_id), "branch": str(e.payload.get("branch"))}
+        for e in sorted(events, key=lambda e: e.seq)
+        if e.type == EventType.BRANCH_TAKEN
+        and e.step_id
+        and e.payload.get("branch") in ("holds", "fails")
+    ]

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from .models.common_schema import AssertionKind as AssertionKind
     from .models.common_schema import AutomiumCommonDefinitions as AutomiumCommonDefinitions
     from .models.benchmark_report_v1_schema import BenchmarkReport as BenchmarkReport
+    from .models.common_schema import BranchOutcome as BranchOutcome
+    from .models.common_schema import BranchTaken as BranchTaken
     from .models.corpus_v1_schema import Capability as Capability
     from .models.journey_v1_schema import CheckStep as CheckStep
     from .models.replay_summary_v1_schema import Classification as Classification
@@ -56,6 +58,8 @@ if TYPE_CHECKING:
     from .models.journey_compilation_v1_schema import Format as Format
     from .models.journey_v1_schema import GoBackStep as GoBackStep
     from .models.journey_compilation_v1_schema import GraphSummary as GraphSummary
+    from .models.common_schema import Guard as Guard
+    from .models.common_schema import GuardKind as GuardKind
     from .models.journey_v1_schema import HiddenAssertion as HiddenAssertion
     from .models.planner_adapter_v1_schema import HistoryEntry as HistoryEntry
     from .models.corpus_v1_schema import HostingType as HostingType
@@ -72,6 +76,7 @@ if TYPE_CHECKING:
     from .models.list_apps_input_v1_schema import ListAppsInput as ListAppsInput
     from .models.list_fixtures_input_v1_schema import ListFixturesInput as ListFixturesInput
     from .models.benchmark_report_v1_schema import Metrics as Metrics
+    from .models.journey_graph_v1_schema import ModelBranch as ModelBranch
     from .models.common_schema import Modeled as Modeled
     from .models.corpus_v1_schema import NavigateEffect as NavigateEffect
     from .models.journey_v1_schema import NavigateStep as NavigateStep
@@ -142,6 +147,7 @@ if TYPE_CHECKING:
     from .models.journey_v1_schema import WaitState as WaitState
     from .models.journey_compilation_v1_schema import Warning as Warning
     from .models.journey_compilation_v1_schema import WarningCode as WarningCode
+    from .models.journey_v1_schema import When as When
 
 HOMES: dict[str, str] = {
     "AccountRef": "corpus_v1_schema",
@@ -157,6 +163,8 @@ HOMES: dict[str, str] = {
     "AssertionKind": "common_schema",
     "AutomiumCommonDefinitions": "common_schema",
     "BenchmarkReport": "benchmark_report_v1_schema",
+    "BranchOutcome": "common_schema",
+    "BranchTaken": "common_schema",
     "Capability": "corpus_v1_schema",
     "CheckStep": "journey_v1_schema",
     "Classification": "replay_summary_v1_schema",
@@ -196,6 +204,8 @@ HOMES: dict[str, str] = {
     "Format": "journey_compilation_v1_schema",
     "GoBackStep": "journey_v1_schema",
     "GraphSummary": "journey_compilation_v1_schema",
+    "Guard": "common_schema",
+    "GuardKind": "common_schema",
     "HiddenAssertion": "journey_v1_schema",
     "HistoryEntry": "planner_adapter_v1_schema",
     "HostingType": "corpus_v1_schema",
@@ -212,6 +222,7 @@ HOMES: dict[str, str] = {
     "ListAppsInput": "list_apps_input_v1_schema",
     "ListFixturesInput": "list_fixtures_input_v1_schema",
     "Metrics": "benchmark_report_v1_schema",
+    "ModelBranch": "journey_graph_v1_schema",
     "Modeled": "common_schema",
     "NavigateEffect": "corpus_v1_schema",
     "NavigateStep": "journey_v1_schema",
@@ -282,4 +293,5 @@ HOMES: dict[str, str] = {
     "WaitState": "journey_v1_schema",
     "Warning": "journey_compilation_v1_schema",
     "WarningCode": "journey_compilation_v1_schema",
+    "When": "journey_v1_schema",
 }

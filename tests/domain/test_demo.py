@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from automium import guidance
 from automium.capabilities import find
-from automium.commands.demo import FAILURE, FIXTURE, PLANNER, debug_arguments
+from automium.commands.demo import FIXTURE, PLANNER, debug_arguments, failure_of
 from automium.journeys.checked import reference_journey
 
 
@@ -20,7 +20,7 @@ def test_the_demos_debug_step_gets_the_failing_runs_own_id() -> None:
     }
     _, passing = find("automium_create_run_submission").answer(run_input)
     _, failing = find("automium_create_run_submission").answer(
-        {**run_input, "failure": FAILURE, "includeEvents": True}
+        {**run_input, "failure": failure_of(journey.document), "includeEvents": True}
     )
 
     arguments = debug_arguments(failing, journey.ref)

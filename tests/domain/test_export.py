@@ -123,10 +123,21 @@ def test_every_step_is_a_test_step_named_by_its_id(journey_id: str) -> None:
 def test_every_python_export_is_valid_python_with_one_test_on_the_page_fixture(
     journey_id: str,
 ) -> None:
-    module = ast.parse(exported(reference_journey(journey_id), "py"))
+    document = reference_journey(journey_id)
+    module = ast.parse(exported(document, "py"))
 
-    tests = [f for f in module.body if isinstance(f, ast.FunctionDef) and f.name.startswith("test")]
-    assert [[a.arg for a in t.args.args] for t in tests] == [["page"]]
+    functions = {f.name: f for f in module.body if isinstance(f, ast.FunctionDef)}
+    tests = [f for name, f in functions.items() if name.startswith("test")]
+    assert len(tests) == 1
+    (argument,) = [a.arg for a in tests[0].args.args]
+    if "uses" not in document:
+        assert argument == "page"
+        return
+    # A journey that uses another starts from a fixture on the page that runs that one.
+    assert argument == "after_" + document["uses"].replace(".", "_").replace("-", "_")
+    setup = functions[argument]
+    assert [a.arg for a in setup.args.args] == ["page"]
+    assert [ast.unparse(d) for d in setup.decorator_list] == ["pytest.fixture"]
 
 
 @pytest.mark.parametrize("journey_id", REFERENCE_IDS)

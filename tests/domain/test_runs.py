@@ -38,7 +38,11 @@ from tests.mutations import Document, Mutation, drop_at, set_at
 RUN = BY_NAME["automium_create_run_submission"]
 COMPILE = BY_NAME["automium_compile_journey"]
 # The reference journeys of the worked example's fixture: what an agent may name instead.
-BUYER_JOURNEYS = ("shop-lite.buy-one-mug", "shop-lite.reorder-from-history")
+BUYER_JOURNEYS = (
+    "shop-lite.buy-one-mug",
+    "shop-lite.reorder-from-history",
+    "shop-lite.buyer-signs-in",
+)
 
 
 def request(*mutations: Mutation) -> Document:

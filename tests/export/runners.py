@@ -82,16 +82,26 @@ def served(app_id: str, fixture_id: str, fault: Fault | None = None) -> Iterator
 
 @dataclass(frozen=True, slots=True)
 class Case:
-    """One exported test to run: a reference journey, perhaps on a broken page."""
+    """One exported test to run: a reference journey, perhaps on a broken page, perhaps
+    from another fixture of its app (a guarded journey, whose guard that fixture decides
+    the other way)."""
 
     journey_id: str
     fault: Fault | None = None
+    fixture_id: str | None = None
 
     @property
     def name(self) -> str:
+        name = (
+            self.journey_id if self.fixture_id is None else f"{self.journey_id}@{self.fixture_id}"
+        )
         if self.fault is None:
-            return self.journey_id
-        return f"{self.journey_id}+{self.fault.kind}:{self.fault.role}:{self.fault.name}"
+            return name
+        return f"{name}+{self.fault.kind}:{self.fault.role}:{self.fault.name}"
+
+    def document(self) -> dict[str, Any]:
+        document = reference(self.journey_id)
+        return document if self.fixture_id is None else {**document, "fixtureId": self.fixture_id}
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +119,7 @@ def _batch(
     Returns (case, folder name, base URL, secret variables)."""
     batch = []
     for case in cases:
-        document = reference(case.journey_id)
+        document = case.document()
         (exported,) = export_journey(document, [fmt])
         where = folder / re.sub(r"[^A-Za-z0-9]", "_", case.name)
         where.mkdir(parents=True)

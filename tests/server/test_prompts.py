@@ -44,7 +44,11 @@ async def test_draft_journey_is_filled_with_the_apps_routes_intents_and_an_examp
         "order-confirmation",
         "select_option",
         "text_contains",
-        "shop-lite.buy-one-mug",
+        # The shortest reference journey of the fixture is the example.
+        "shop-lite.buyer-signs-in",
+        # Composition and guards, each explained once.
+        '"uses"',
+        '"when" ({"kind":"visible"',
     ):
         assert expected in text
 

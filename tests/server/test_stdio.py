@@ -52,7 +52,7 @@ def test_the_demo_command_walks_the_developer_experience_path_in_order() -> None
         ["read", "automium://apps"],
         ["read", "automium://fixtures"],
         ["get", "prompt"],
-        ["call", "automium_compile_journey(shop-lite.buy-one-mug)"],
+        ["call", "automium_compile_journey(shop-lite.buyer-signs-in)"],  # the prompt's example
         ["call", "automium_create_run_submission"],
         ["call", "automium_create_run_submission"],  # its failing variant
         ["call", "automium_get_replay_summary"],

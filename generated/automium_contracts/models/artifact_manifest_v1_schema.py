@@ -109,3 +109,9 @@ class ArtifactManifest(BaseModel):
             description="Required kinds no entry has, when a verdict was given (empty: the evidence is complete).",
         ),
     ] = None
+    branches: Annotated[
+        list[common_schema.BranchTaken] | None,
+        Field(
+            description="A real run's guards, in order, and the branch each took (a journey with no guard has none)."
+        ),
+    ] = None

@@ -317,6 +317,90 @@ class LaneCounts(BaseModel):
     artifact: Annotated[int, Field(description="Events on the artifact lane.", ge=0)]
 
 
+class GuardKind(StrEnum):
+    """
+    What must hold for the guarded steps to run.
+    """
+
+    VISIBLE = "visible"
+    HIDDEN = "hidden"
+    TEXT_EQUALS = "text_equals"
+    TEXT_CONTAINS = "text_contains"
+    ROUTE_IS = "route_is"
+
+
+class Guard(BaseModel):
+    """
+    A condition on the page, checked when the journey reaches the guarded step: visible or hidden (target), text_equals or text_contains (target, expected), route_is (route). The target follows the same rules as an assertion's.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    kind: Annotated[
+        GuardKind,
+        Field(
+            description="What must hold for the guarded steps to run.",
+            title="GuardKind",
+        ),
+    ]
+    target: Annotated[
+        SemanticLocator | SnapshotRef | None,
+        Field(description="Element the guard looks at (all kinds but route_is)."),
+    ] = None
+    expected: Annotated[
+        str | None,
+        Field(description="Text for text_equals and text_contains.", max_length=2000),
+    ] = None
+    route: Annotated[
+        str | None,
+        Field(
+            description="Route for route_is.",
+            max_length=64,
+            pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+        ),
+    ] = None
+
+
+class BranchOutcome(StrEnum):
+    """
+    holds: the branch's steps ran; fails: they were skipped.
+    """
+
+    HOLDS = "holds"
+    FAILS = "fails"
+
+
+class BranchTaken(BaseModel):
+    """
+    A guard a run evaluated on the real page, and the branch it took.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    step_id: Annotated[
+        str,
+        Field(
+            alias="stepId",
+            description="The first step of the branch.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    branch: Annotated[
+        BranchOutcome,
+        Field(
+            description="holds: the branch's steps ran; fails: they were skipped.",
+            title="BranchOutcome",
+        ),
+    ]
+
+
 class PlannerReference(BaseModel):
     """
     A planner backend.

@@ -11,13 +11,14 @@ from . import journey_graph_v1_schema
 
 class WarningCode(StrEnum):
     """
-    Stable warning code: no_initial_navigate (the first step is not navigate), snapshot_ref (a target is a snapshot ref, which changes between snapshots), unknown_effect (the page after a step is unknown, so what follows is listed in unchecked), no_effect (a step changes nothing, e.g. uncheck of a box that is not checked).
+    Stable warning code: no_initial_navigate (the first step is not navigate), snapshot_ref (a target is a snapshot ref, which changes between snapshots), unknown_effect (the page after a step is unknown, so what follows is listed in unchecked), no_effect (a step changes nothing, e.g. uncheck of a box that is not checked), unreachable_branch (no fixture of the app takes this branch of a guard).
     """
 
     NO_INITIAL_NAVIGATE = "no_initial_navigate"
     SNAPSHOT_REF = "snapshot_ref"
     UNKNOWN_EFFECT = "unknown_effect"
     NO_EFFECT = "no_effect"
+    UNREACHABLE_BRANCH = "unreachable_branch"
 
 
 class Format(StrEnum):
@@ -101,6 +102,16 @@ class GraphSummary(BaseModel):
     ]
     edges: Annotated[int, Field(description="Edges.", ge=0)]
     exits: Annotated[list[str], Field(description="Terminal node ids.", min_length=1)]
+    uses: Annotated[
+        list[str] | None,
+        Field(description="The journeys it starts from, as the graph's uses."),
+    ] = None
+    guards: Annotated[
+        list[str] | None,
+        Field(
+            description="Each guard node's label: the guard, and which branch each fixture takes."
+        ),
+    ] = None
 
 
 class UncheckedReason(StrEnum):

@@ -16,23 +16,34 @@ class NodeId(RootModel[str]):
     root: Annotated[
         str,
         Field(
-            description='Node id: "entry", "step:<stepId>", "assert:<assertionId>", "pass", "fail" or "blocked".',
-            pattern="^(entry|pass|fail|blocked|step:[a-z0-9][a-z0-9._-]*|assert:[a-z0-9][a-z0-9._-]*)$",
+            description='Node id: "entry", "step:<stepId>", "assert:<assertionId>", "guard:<stepId>" (the guard before a branch\'s first step), "pass", "fail" or "blocked".',
+            pattern="^(entry|pass|fail|blocked|(step|assert|guard):[a-z0-9][a-z0-9._-]*)$",
         ),
     ]
 
 
 class NodeType(StrEnum):
     """
-    Node type: entry, step, assertion, or a terminal (pass, fail, blocked).
+    Node type: entry, step, assertion, guard (a branch: holds or fails), or a terminal (pass, fail, blocked).
     """
 
     ENTRY = "entry"
     STEP = "step"
     ASSERTION = "assertion"
+    GUARD = "guard"
     PASS = "pass"
     FAIL = "fail"
     BLOCKED = "blocked"
+
+
+class ModelBranch(StrEnum):
+    """
+    On a guard node: the branch the journey's fixture takes as its page models say (holds, fails), or run_time when only a run can tell; the label names the fixture that takes the other branch, if one does.
+    """
+
+    HOLDS = "holds"
+    FAILS = "fails"
+    RUN_TIME = "run_time"
 
 
 class Node(BaseModel):
@@ -49,13 +60,13 @@ class Node(BaseModel):
         str,
         Field(
             description="Node id.",
-            pattern="^(entry|pass|fail|blocked|step:[a-z0-9][a-z0-9._-]*|assert:[a-z0-9][a-z0-9._-]*)$",
+            pattern="^(entry|pass|fail|blocked|(step|assert|guard):[a-z0-9][a-z0-9._-]*)$",
         ),
     ]
     type: Annotated[
         NodeType,
         Field(
-            description="Node type: entry, step, assertion, or a terminal (pass, fail, blocked).",
+            description="Node type: entry, step, assertion, guard (a branch: holds or fails), or a terminal (pass, fail, blocked).",
             title="NodeType",
         ),
     ]
@@ -113,16 +124,37 @@ class Node(BaseModel):
             description="Recovery strategies, in order, for a step or assertion node.",
         ),
     ] = None
+    guard: Annotated[
+        common_schema.Guard | None, Field(description="The condition of a guard node.")
+    ] = None
+    model_branch: Annotated[
+        ModelBranch | None,
+        Field(
+            alias="modelBranch",
+            description="On a guard node: the branch the journey's fixture takes as its page models say (holds, fails), or run_time when only a run can tell; the label names the fixture that takes the other branch, if one does.",
+            title="ModelBranch",
+        ),
+    ] = None
+    part: Annotated[
+        str | None,
+        Field(
+            description="On a node of a journey this one uses: that journey's id (the prefix is its own part).",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ] = None
 
 
 class EdgeTrigger(StrEnum):
     """
-    When the edge is taken: start (from entry), success, or exhausted (retry budget used up).
+    When the edge is taken: start (from entry), success, exhausted (retry budget used up), or, from a guard node, holds or fails (a conditional edge).
     """
 
     START = "start"
     SUCCESS = "success"
     EXHAUSTED = "exhausted"
+    HOLDS = "holds"
+    FAILS = "fails"
 
 
 class Edge(BaseModel):
@@ -140,23 +172,32 @@ class Edge(BaseModel):
         Field(
             alias="from",
             description="Source node.",
-            pattern="^(entry|pass|fail|blocked|step:[a-z0-9][a-z0-9._-]*|assert:[a-z0-9][a-z0-9._-]*)$",
+            pattern="^(entry|pass|fail|blocked|(step|assert|guard):[a-z0-9][a-z0-9._-]*)$",
         ),
     ]
     to: Annotated[
         str,
         Field(
             description="Target node.",
-            pattern="^(entry|pass|fail|blocked|step:[a-z0-9][a-z0-9._-]*|assert:[a-z0-9][a-z0-9._-]*)$",
+            pattern="^(entry|pass|fail|blocked|(step|assert|guard):[a-z0-9][a-z0-9._-]*)$",
         ),
     ]
     on: Annotated[
         EdgeTrigger,
         Field(
-            description="When the edge is taken: start (from entry), success, or exhausted (retry budget used up).",
+            description="When the edge is taken: start (from entry), success, exhausted (retry budget used up), or, from a guard node, holds or fails (a conditional edge).",
             title="EdgeTrigger",
         ),
     ]
+    condition: Annotated[
+        str | None,
+        Field(
+            description="On a conditional edge: the guard in words.",
+            max_length=2000,
+            min_length=1,
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+        ),
+    ] = None
 
 
 class JourneyGraph(BaseModel):
@@ -203,11 +244,17 @@ class JourneyGraph(BaseModel):
             pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z0-9]+(-[a-z0-9]+)*$",
         ),
     ]
+    uses: Annotated[
+        list[common_schema.Identifier] | None,
+        Field(
+            description="The journeys this one starts from, the one it names first, then the one that names, and so on; their nodes carry part."
+        ),
+    ] = None
     entry: Annotated[
         str,
         Field(
             description="Id of the single entry node.",
-            pattern="^(entry|pass|fail|blocked|step:[a-z0-9][a-z0-9._-]*|assert:[a-z0-9][a-z0-9._-]*)$",
+            pattern="^(entry|pass|fail|blocked|(step|assert|guard):[a-z0-9][a-z0-9._-]*)$",
         ),
     ]
     exits: Annotated[

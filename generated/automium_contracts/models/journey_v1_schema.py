@@ -4,7 +4,7 @@
 from enum import Enum, StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from . import common_schema
 
@@ -77,6 +77,18 @@ class Recovery(BaseModel):
     ]
 
 
+class When(RootModel[common_schema.Guard]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        common_schema.Guard,
+        Field(
+            description="Run this step only when the guard holds on the page; consecutive steps with the same guard are one branch, decided once, before its first step."
+        ),
+    ]
+
+
 class NavigateStep(BaseModel):
     """
     navigate: open a route of the app (never a URL), with entity for a route parameter.
@@ -112,6 +124,7 @@ class NavigateStep(BaseModel):
             pattern="^[a-z0-9][a-z0-9._-]*$",
         ),
     ] = None
+    when: When | None = None
     note: Annotated[
         str | None,
         Field(
@@ -146,6 +159,7 @@ class ClickStep(BaseModel):
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Element to click."),
     ]
+    when: When | None = None
     note: Annotated[
         str | None,
         Field(
@@ -192,6 +206,7 @@ class FillStep(BaseModel):
             pattern="^account:[a-z0-9-]+/[a-z0-9-]+#(password|one-time-code)$",
         ),
     ] = None
+    when: When | None = None
     note: Annotated[
         str | None,
         Field(
@@ -226,6 +241,7 @@ class ClearStep(BaseModel):
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Field to clear."),
     ]
+    when: When | None = None
     note: Annotated[
         str | None,
         Field(
@@ -269,6 +285,7 @@ class SelectOptionStep(BaseModel):
             pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
         ),
     ]
+    when: When | None = None
     note: Annotated[
         str | None,
         Field(
@@ -303,6 +320,7 @@ class CheckStep(BaseModel):
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Checkbox or radio to tick."),
     ]
+    when: When | None = None
     note: Annotated[
         str | None,
         Field(
@@ -337,6 +355,7 @@ class UncheckStep(BaseModel):
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Checkbox to untick."),
     ]
+    when: When | None = None
     note: Annotated[
         str | None,
         Field(
@@ -378,6 +397,7 @@ class PressKeyStep(BaseModel):
         common_schema.SemanticLocator | common_schema.SnapshotRef | None,
         Field(description="Element to focus first; the focused element when absent."),
     ] = None
+    when: When | None = None
     note: Annotated[
         str | None,
         Field(
@@ -412,6 +432,7 @@ class HoverStep(BaseModel):
         common_schema.SemanticLocator | common_schema.SnapshotRef,
         Field(description="Element to hover."),
     ]
+    when: When | None = None
     note: Annotated[
         str | None,
         Field(
@@ -449,6 +470,7 @@ class ScrollStep(BaseModel):
         common_schema.SemanticLocator | common_schema.SnapshotRef | None,
         Field(description="Element to scroll into view (optional)."),
     ] = None
+    when: When | None = None
     note: Annotated[
         str | None,
         Field(
@@ -496,6 +518,7 @@ class WaitForStep(BaseModel):
             le=30000,
         ),
     ] = None
+    when: When | None = None
     note: Annotated[
         str | None,
         Field(
@@ -539,6 +562,7 @@ class UploadFileStep(BaseModel):
             pattern="^file:[a-z0-9-]+/[A-Za-z0-9._-]+$",
         ),
     ]
+    when: When | None = None
     note: Annotated[
         str | None,
         Field(
@@ -569,6 +593,7 @@ class GoBackStep(BaseModel):
         ),
     ]
     intent: Literal["go_back"]
+    when: When | None = None
     note: Annotated[
         str | None,
         Field(
@@ -870,6 +895,14 @@ class Journey(BaseModel):
             pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z0-9]+(-[a-z0-9]+)*$",
         ),
     ]
+    uses: Annotated[
+        str | None,
+        Field(
+            description='Start from where this reference journey of the same app and fixture ends (its steps and assertions run first), e.g. "helpdesk.agent-signs-in"; a chain of uses is at most 3 deep.',
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ] = None
     goal: Annotated[
         str,
         Field(

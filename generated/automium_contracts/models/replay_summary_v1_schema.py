@@ -104,6 +104,12 @@ class Digest(BaseModel):
         Classification | None,
         Field(description="The failure class, when the run did not pass."),
     ] = None
+    branches: Annotated[
+        list[common_schema.BranchTaken] | None,
+        Field(
+            description="Each guard the run evaluated (branch.taken events), in order, and the branch it took."
+        ),
+    ] = None
 
 
 class ReplaySummary(BaseModel):
