@@ -1,13 +1,18 @@
 """``automium run``: run journeys for real, print what the replay summary says of each.
 
-Exit codes: 0 every run passed; 1 a run failed or was blocked; 2 a journey was refused (the
-``tool-error.v1`` document of compile on stdout, nothing run or written) or a run errored.
+Exit codes: 0 every run passed; 1 a run failed or was blocked; 2 a journey or an output was
+refused (a ``tool-error.v1`` document on stdout, nothing run), a run errored, or the disk
+filled up (``disk_full``); 130 SIGINT and 143 SIGTERM, after the run cut off has written its
+events and a manifest marked ``interrupted``. Every output (``--out``, ``--trials-out``,
+each run directory) is checked before the browser starts (:mod:`.outputs`).
 """
 
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 from automium import corpus
 from automium.contracts import ErrorCode, Verdict, to_document
 from automium.errors import AutomiumError, quoted
+from automium.execution import outputs
 from automium.execution.chromium import NoChromium
+from automium.execution.evidence import DiskFull, Interrupted, raise_interrupted
 
 if TYPE_CHECKING:
     import argparse
@@ -59,6 +66,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run.add_argument(
         "--timeout", type=int, default=5000, metavar="MS", help="bound of each action/assertion"
     )
+    run.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an earlier run's directory of the same run id (only one its own manifest "
+        "lists every file of) and an existing --trials-out file",
+    )
 
 
 def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
@@ -74,22 +87,94 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
 
         for document in documents:
             find("automium_compile_journey").answer(document)
+        _check_outputs(documents, args)
     except AutomiumError as error:
-        print(json.dumps(to_document(error.to_tool_error()), indent=1))
-        return 2
-    try:
-        outcomes = run_all(documents, args.out, faults, args.repeat, args.timeout, browser)
-    except NoChromium as error:
-        print(f"automium run: error: {error}", file=sys.stderr)
-        return 2
+        return _refused(error)
+    outcomes = _runs(documents, faults, args, browser)
+    if isinstance(outcomes, int):
+        return outcomes
     if args.json:  # one document per run; several runs print them as one JSON array
         summaries = [o.summary for o in outcomes]
         print(json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=1))
     else:
         print("\n".join(report(o) for o in outcomes))
     if args.trials_out is not None:
-        args.trials_out.write_text(json.dumps(trials_document(outcomes), indent=1) + "\n")
+        try:
+            args.trials_out.write_text(json.dumps(trials_document(outcomes), indent=1) + "\n")
+        except OSError as error:
+            return _refused(
+                outputs.unwritable("--trials-out cannot be written", "/trials-out", error)
+            )
     return max(_EXIT[o.verdict] for o in outcomes)
+
+
+def _runs(
+    documents: Sequence[Json],
+    faults: tuple[Fault, ...],
+    args: argparse.Namespace,
+    browser: Browser | None,
+) -> list[Outcome] | int:
+    """The runs' outcomes, or the exit code of runs that could not finish."""
+    # SIGTERM cuts a run off as Ctrl-C does (signals reach the main thread only).
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, raise_interrupted) if main_thread else None
+    try:
+        return run_all(
+            documents, args.out, faults, args.repeat, args.timeout, browser, args.overwrite
+        )
+    except NoChromium as error:
+        print(f"automium run: error: {error}", file=sys.stderr)
+        return 2
+    except AutomiumError as error:  # an output refused as its run began
+        return _refused(error)
+    except (KeyboardInterrupt, Interrupted) as stop:
+        signum = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else stop.signum
+        print(
+            f"automium run: stopped by {signal.Signals(signum).name}; the run cut off has its "
+            "events and a manifest marked interrupted",
+            file=sys.stderr,
+        )
+        return 128 + signum
+    except DiskFull as error:
+        return _refused(
+            outputs.unwritable(f"a run could not write its evidence ({error.left})", "/out", error)
+        )
+    except OSError as error:  # a folder gone read-only or replaced mid-run
+        return _refused(outputs.unwritable("a run could not write its evidence", "/out", error))
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _refused(error: AutomiumError) -> int:
+    print(json.dumps(to_document(error.to_tool_error()), indent=1))
+    return 2
+
+
+def _check_outputs(documents: Sequence[Json], args: argparse.Namespace) -> None:
+    """Every place the runs will write, before the browser starts: each ``--out`` folder, each
+    run directory (taken, a symlink), and ``--trials-out``."""
+    from automium.execution.executor import run_folder  # noqa: PLC0415
+
+    folders = [
+        run_folder(document, args.out, repetition)
+        for document in documents
+        for repetition in range(1, args.repeat + 1)
+    ]
+    for root in sorted({f.parent for f in folders}):
+        outputs.check_folder(root, "--out")
+    seen: set[Path] = set()
+    for folder in folders:
+        if folder in seen:
+            raise AutomiumError.single(
+                ErrorCode.OUTPUT_TAKEN,
+                f"two runs would write {quoted(str(folder))}: a journey is given twice",
+                "/journey",
+            )
+        seen.add(folder)
+        outputs.check_run_dir(folder, overwrite=args.overwrite)
+    if args.trials_out is not None:
+        outputs.check_trials_out(args.trials_out, overwrite=args.overwrite)
 
 
 def run_all(  # noqa: PLR0917 - the command's options, in its order
@@ -99,15 +184,20 @@ def run_all(  # noqa: PLR0917 - the command's options, in its order
     repeat: int,
     timeout_ms: int,
     browser: Browser | None = None,
+    overwrite: bool = False,
 ) -> list[Outcome]:
     from automium.execution.browser import launched  # noqa: PLC0415
     from automium.execution.executor import Options, run_journey  # noqa: PLC0415
 
     if browser is None:
         with launched() as launched_browser:
-            return run_all(documents, out, faults, repeat, timeout_ms, launched_browser)
+            return run_all(documents, out, faults, repeat, timeout_ms, launched_browser, overwrite)
     return [
-        run_journey(document, browser, Options(out, timeout_ms, faults, repetition))
+        run_journey(
+            document,
+            browser,
+            Options(out, timeout_ms, faults, repetition, overwrite=overwrite),
+        )
         for document in documents
         for repetition in range(1, repeat + 1)
     ]

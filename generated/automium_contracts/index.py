@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .models.common_schema import AutomiumCommonDefinitions as AutomiumCommonDefinitions
     from .models.benchmark_report_v1_schema import BenchmarkReport as BenchmarkReport
     from .models.corpus_v1_schema import Capability as Capability
+    from .models.artifact_manifest_v1_schema import Cause as Cause
     from .models.journey_v1_schema import CheckStep as CheckStep
     from .models.replay_summary_v1_schema import Classification as Classification
     from .models.journey_v1_schema import ClearStep as ClearStep
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
     from .models.journey_v1_schema import HoverStep as HoverStep
     from .models.common_schema import Identifier as Identifier
     from .models.common_schema import Intent as Intent
+    from .models.artifact_manifest_v1_schema import Interruption as Interruption
     from .models.benchmark_report_v1_schema import Interval as Interval
     from .models.journey_v1_schema import Journey as Journey
     from .models.journey_compilation_v1_schema import JourneyCompilation as JourneyCompilation
@@ -151,6 +153,7 @@ HOMES: dict[str, str] = {
     "AutomiumCommonDefinitions": "common_schema",
     "BenchmarkReport": "benchmark_report_v1_schema",
     "Capability": "corpus_v1_schema",
+    "Cause": "artifact_manifest_v1_schema",
     "CheckStep": "journey_v1_schema",
     "Classification": "replay_summary_v1_schema",
     "ClearStep": "journey_v1_schema",
@@ -195,6 +198,7 @@ HOMES: dict[str, str] = {
     "HoverStep": "journey_v1_schema",
     "Identifier": "common_schema",
     "Intent": "common_schema",
+    "Interruption": "artifact_manifest_v1_schema",
     "Interval": "benchmark_report_v1_schema",
     "Journey": "journey_v1_schema",
     "JourneyCompilation": "journey_compilation_v1_schema",

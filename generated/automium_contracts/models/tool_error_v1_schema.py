@@ -53,6 +53,9 @@ class ErrorCode(StrEnum):
     EVENT_AFTER_RELEASE = "event_after_release"
     JOURNEY_ID_MISMATCH = "journey_id_mismatch"
     ARTIFACT_ROOT_APP_MISMATCH = "artifact_root_app_mismatch"
+    OUTPUT_TAKEN = "output_taken"
+    UNWRITABLE_OUTPUT = "unwritable_output"
+    DISK_FULL = "disk_full"
 
 
 class Problem(BaseModel):
