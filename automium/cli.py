@@ -112,12 +112,14 @@ def _parser() -> argparse.ArgumentParser:
         "--host", help=f"{LOOPBACK} (default) or localhost; any other address is refused"
     )
     from automium.execution.command import add_parser as add_run  # noqa: PLC0415
+    from automium.execution.merging import add_parser as add_merge  # noqa: PLC0415
 
     add_run(commands)
+    add_merge(commands)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:  # noqa: PLR0911 - a return per command
     # Before anything is imported lazily below: a server never writes bytecode (the
     # install compiles it; what is stale is compiled in memory each time instead).
     sys.dont_write_bytecode = True
@@ -148,6 +150,10 @@ def main(argv: list[str] | None = None) -> int:
         from automium.execution.command import main as run  # noqa: PLC0415
 
         return run(args)
+    if args.command == "merge":
+        from automium.execution.merging import main as merge  # noqa: PLC0415
+
+        return merge(args)
     from automium.mcp_server.demo import run_demo  # noqa: PLC0415
 
     return run_demo(log_level=args.log_level)

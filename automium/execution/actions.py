@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from automium.accessible_names import normalized
 from automium.corpus.pages import View
+from automium.execution.navigation import watched
 from automium.execution.places import Routes, described, frame_title, locator
 from automium.hosting.bundles import app_root
 
@@ -51,9 +52,10 @@ def perform(  # noqa: PLR0917 - one call site, in executor order
     target = _target(step, visit)
     found = locator(page, *target) if target else None
     shown = described(*target) if target else None
+    navigation = watched(page)
     try:
         result = _do(page, step, found, routes, base, secret_value, timeout_ms)
-        page.wait_for_load_state("load")
+        navigation.settle(timeout_ms)
     except TimeoutError as error:
         missing = found is not None and _count(found) == 0
         return ActionResult(

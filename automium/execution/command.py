@@ -10,6 +10,7 @@ each run directory) is checked before the browser starts (:mod:`.outputs`).
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 import threading
@@ -23,6 +24,8 @@ from automium.errors import AutomiumError, quoted
 from automium.execution import outputs
 from automium.execution.chromium import NoChromium
 from automium.execution.evidence import DiskFull, Interrupted, raise_interrupted
+from automium.execution.junit import junit_report
+from automium.execution.sharding import WHOLE, Shard, parse_shard, run_index, selection
 
 if TYPE_CHECKING:
     import argparse
@@ -33,6 +36,9 @@ if TYPE_CHECKING:
     from automium.hosting import Fault
 
 Json = dict[str, Any]
+# Where run directories go without --out: every fixture's artifactRoot lies under it, and so
+# does the run's index.
+RUNS_ROOT = "artifacts"
 _EXIT = {Verdict.PASSED: 0, Verdict.FAILED: 1, Verdict.BLOCKED: 1, Verdict.ERRORED: 2}
 
 
@@ -67,10 +73,17 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--timeout", type=int, default=5000, metavar="MS", help="bound of each action/assertion"
     )
     run.add_argument(
+        "--shard",
+        metavar="I/N",
+        help="run the I-th of N slices of the trials, as Playwright splits tests; "
+        "`automium merge` joins the N indexes",
+    )
+    run.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
+    run.add_argument(
         "--overwrite",
         action="store_true",
         help="replace an earlier run's directory of the same run id (only one its own manifest "
-        "lists every file of) and an existing --trials-out file",
+        "lists every file of) and an existing --trials-out or --junit file",
     )
 
 
@@ -83,16 +96,31 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
             raise _usage(f"--repeat {args.repeat} is not 1 to 100", "/repeat")
         if not 100 <= args.timeout <= 60000:
             raise _usage(f"--timeout {args.timeout} is not 100 to 60000 ms", "/timeout")
+        shard = WHOLE if args.shard is None else parse_shard(args.shard)
         from automium.capabilities import find  # noqa: PLC0415
 
         for document in documents:
             find("automium_compile_journey").answer(document)
-        _check_outputs(documents, args)
+        planned = [(d, r) for d in documents for r in range(1, args.repeat + 1)]
+        positions = shard.positions(len(planned))
+        selected = [planned[p] for p in positions]
+        _check_outputs(selected, args)
     except AutomiumError as error:
         return _refused(error)
-    outcomes = _runs(documents, faults, args, browser)
+    outcomes = _runs(selected, faults, args, browser)
     if isinstance(outcomes, int):
         return outcomes
+    from automium.execution.executor import PLANNER  # noqa: PLC0415
+
+    root = args.out if args.out is not None else Path(RUNS_ROOT)
+    digest = selection([PLANNER], [(d["id"], r) for d, r in planned])
+    index = index_document(outcomes, positions, shard, digest, len(planned), root)
+    write_index(root, shard, index)
+    if args.junit is not None:
+        args.junit.write_text(junit_report(index))
+    if not outcomes:  # more shards than trials: this one's index is empty, so merge is whole
+        print(f"automium run: shard {shard} holds none of the {len(planned)} trials")
+        return 0
     if args.json:  # one document per run; several runs print them as one JSON array
         summaries = [o.summary for o in outcomes]
         print(json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=1))
@@ -109,7 +137,7 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
 
 
 def _runs(
-    documents: Sequence[Json],
+    selected: Sequence[tuple[Json, int]],
     faults: tuple[Fault, ...],
     args: argparse.Namespace,
     browser: Browser | None,
@@ -119,9 +147,7 @@ def _runs(
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, raise_interrupted) if main_thread else None
     try:
-        return run_all(
-            documents, args.out, faults, args.repeat, args.timeout, browser, args.overwrite
-        )
+        return run_all(selected, args.out, faults, args.timeout, browser, args.overwrite)
     except NoChromium as error:
         print(f"automium run: error: {error}", file=sys.stderr)
         return 2
@@ -151,17 +177,14 @@ def _refused(error: AutomiumError) -> int:
     return 2
 
 
-def _check_outputs(documents: Sequence[Json], args: argparse.Namespace) -> None:
-    """Every place the runs will write, before the browser starts: each ``--out`` folder, each
-    run directory (taken, a symlink), and ``--trials-out``."""
+def _check_outputs(selected: Sequence[tuple[Json, int]], args: argparse.Namespace) -> None:
+    """Every place the runs will write, before the browser starts: each ``--out`` folder (and
+    the index's), each run directory (taken, a symlink), ``--trials-out`` and ``--junit``."""
     from automium.execution.executor import run_folder  # noqa: PLC0415
 
-    folders = [
-        run_folder(document, args.out, repetition)
-        for document in documents
-        for repetition in range(1, args.repeat + 1)
-    ]
-    for root in sorted({f.parent for f in folders}):
+    folders = [run_folder(document, args.out, repetition) for document, repetition in selected]
+    index_root = args.out if args.out is not None else Path(RUNS_ROOT)
+    for root in sorted({index_root, *(f.parent for f in folders)}):
         outputs.check_folder(root, "--out")
     seen: set[Path] = set()
     for folder in folders:
@@ -173,33 +196,35 @@ def _check_outputs(documents: Sequence[Json], args: argparse.Namespace) -> None:
             )
         seen.add(folder)
         outputs.check_run_dir(folder, overwrite=args.overwrite)
-    if args.trials_out is not None:
-        outputs.check_trials_out(args.trials_out, overwrite=args.overwrite)
+    for option, path in (("--trials-out", args.trials_out), ("--junit", args.junit)):
+        if path is not None:
+            outputs.check_file(path, option, overwrite=args.overwrite)
 
 
 def run_all(  # noqa: PLR0917 - the command's options, in its order
-    documents: Sequence[Json],
+    planned: Sequence[tuple[Json, int]],
     out: Path | None,
     faults: tuple[Fault, ...],
-    repeat: int,
     timeout_ms: int,
     browser: Browser | None = None,
     overwrite: bool = False,
 ) -> list[Outcome]:
+    """Run each (journey, repetition) of ``planned``, in order."""
     from automium.execution.browser import launched  # noqa: PLC0415
     from automium.execution.executor import Options, run_journey  # noqa: PLC0415
 
+    if not planned:
+        return []
     if browser is None:
         with launched() as launched_browser:
-            return run_all(documents, out, faults, repeat, timeout_ms, launched_browser, overwrite)
+            return run_all(planned, out, faults, timeout_ms, launched_browser, overwrite)
     return [
         run_journey(
             document,
             browser,
             Options(out, timeout_ms, faults, repetition, overwrite=overwrite),
         )
-        for document in documents
-        for repetition in range(1, repeat + 1)
+        for document, repetition in planned
     ]
 
 
@@ -255,6 +280,48 @@ def trials_document(outcomes: Sequence[Outcome]) -> Json:
         "repetitions": max(t["repetition"] for t in trials),
         "trials": trials,
     }
+
+
+def index_document(  # noqa: PLR0917 - the parts of the index, in its order
+    outcomes: Sequence[Outcome],
+    positions: range,
+    shard: Shard,
+    digest: str,
+    trials_total: int,
+    root: Path,
+) -> Json:
+    """The ``run-index.v1`` of the runs: each at its position, its folder from ``root``."""
+    from automium.execution.executor import PLANNER  # noqa: PLC0415
+
+    runs = []
+    trials = trials_document(outcomes)["trials"] if outcomes else []
+    for position, outcome, trial in zip(positions, outcomes, trials, strict=True):
+        run: Json = {
+            "position": position,
+            "runId": outcome.run_id,
+            "fixtureId": outcome.journey.fixture_id,
+            "verdict": outcome.verdict.value,
+            "folder": _relative(outcome.folder, root),
+            "artifactManifestRef": f"artifacts:run/{outcome.run_id}",
+        }
+        classification = (outcome.summary.get("digest") or {}).get("classification") or {}
+        if outcome.verdict is not Verdict.PASSED and "failureClass" in classification:
+            run["failureClass"] = classification["failureClass"]
+        runs.append(run | {"trial": trial})
+    return run_index(shard, digest, trials_total, [PLANNER], runs)
+
+
+def write_index(root: Path, shard: Shard, index: Json) -> Path:
+    """``index.json`` for a whole run, ``index-I-of-N.json`` for a shard, in ``root``."""
+    name = "index.json" if shard == WHOLE else f"index-{shard.index}-of-{shard.total}.json"
+    root.mkdir(parents=True, exist_ok=True)
+    path = root / name
+    path.write_text(json.dumps(index, indent=1) + "\n")
+    return path
+
+
+def _relative(folder: Path, root: Path) -> str:
+    return Path(os.path.relpath(folder.resolve(), root.resolve())).as_posix()
 
 
 def _journeys_of(text: str) -> list[Json]:

@@ -10,9 +10,9 @@ user (and ``automium_get_replay_summary``) names a run, and a run that quietly l
 ``<id>-2`` leaves the old evidence looking current.
 
 ``--out`` that is a file, lies on a read-only file system or below a file, ``--trials-out``
-in a folder that does not exist, and a run directory that is a symlink are refused as
-``unwritable_output``, a full disk as ``disk_full``: each before the browser starts, as a
-``tool-error.v1`` document with exit code 2.
+(or ``--junit``) in a folder that does not exist, and a run directory that is a symlink are
+refused as ``unwritable_output``, a full disk as ``disk_full``: each before the browser
+starts, as a ``tool-error.v1`` document with exit code 2.
 """
 
 from __future__ import annotations
@@ -59,22 +59,22 @@ def check_folder(root: Path, option: str) -> None:
         raise unwritable(f"{option} {_shown(root)} cannot be written", where, error) from None
 
 
-def check_trials_out(path: Path, *, overwrite: bool) -> None:
+def check_file(path: Path, option: str, *, overwrite: bool) -> None:
+    """A file an option names (``--trials-out``, ``--junit``) can be written: its folder
+    exists, it is no folder or symlink, and it does not exist unless ``overwrite``."""
+    where = f"/{option.removeprefix('--')}"
     if path.is_symlink() or path.is_dir():
         kind = "a symlink" if path.is_symlink() else "a folder"
-        raise unwritable(f"--trials-out {_shown(path)} is {kind}, not a file", "/trials-out")
+        raise unwritable(f"{option} {_shown(path)} is {kind}, not a file", where)
     if not path.parent.is_dir():
         raise unwritable(
-            f"--trials-out {_shown(path)}: the folder {_shown(path.parent)} does not exist",
-            "/trials-out",
+            f"{option} {_shown(path)}: the folder {_shown(path.parent)} does not exist", where
         )
     if path.exists() and not overwrite:
         raise AutomiumError.single(
-            ErrorCode.OUTPUT_TAKEN,
-            f"--trials-out {_shown(path)} exists: give --overwrite to replace it",
-            "/trials-out",
+            ErrorCode.OUTPUT_TAKEN, f"{option} {_shown(path)} exists: give --overwrite", where
         )
-    check_folder(path.parent, "--trials-out")
+    check_folder(path.parent, option)
 
 
 def check_run_dir(folder: Path, *, overwrite: bool) -> None:

@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from .models.corpus_v1_schema import HostingType as HostingType
     from .models.journey_v1_schema import HoverStep as HoverStep
     from .models.common_schema import Identifier as Identifier
+    from .models.run_index_v1_schema import IndexedRun as IndexedRun
     from .models.common_schema import Intent as Intent
     from .models.artifact_manifest_v1_schema import Interruption as Interruption
     from .models.benchmark_report_v1_schema import Interval as Interval
@@ -105,6 +106,7 @@ if TYPE_CHECKING:
     from .models.corpus_v1_schema import RevealEffect as RevealEffect
     from .models.corpus_v1_schema import Route as Route
     from .models.journey_v1_schema import RouteIsAssertion as RouteIsAssertion
+    from .models.run_index_v1_schema import RunIndex as RunIndex
     from .models.run_submission_v1_schema import RunSubmission as RunSubmission
     from .models.run_submission_input_v1_schema import RunSubmissionInput as RunSubmissionInput
     from .models.journey_v1_schema import ScrollDirection as ScrollDirection
@@ -116,6 +118,7 @@ if TYPE_CHECKING:
     from .models.common_schema import SemanticLocator as SemanticLocator
     from .models.semantic_snapshot_v1_schema import SemanticNode as SemanticNode
     from .models.semantic_snapshot_v1_schema import SemanticSnapshot as SemanticSnapshot
+    from .models.run_index_v1_schema import Shard as Shard
     from .models.common_schema import SnapshotRef as SnapshotRef
     from .models.benchmark_report_v1_schema import Source as Source
     from .models.common_schema import StepFailure as StepFailure
@@ -197,6 +200,7 @@ HOMES: dict[str, str] = {
     "HostingType": "corpus_v1_schema",
     "HoverStep": "journey_v1_schema",
     "Identifier": "common_schema",
+    "IndexedRun": "run_index_v1_schema",
     "Intent": "common_schema",
     "Interruption": "artifact_manifest_v1_schema",
     "Interval": "benchmark_report_v1_schema",
@@ -241,6 +245,7 @@ HOMES: dict[str, str] = {
     "RevealEffect": "corpus_v1_schema",
     "Route": "corpus_v1_schema",
     "RouteIsAssertion": "journey_v1_schema",
+    "RunIndex": "run_index_v1_schema",
     "RunSubmission": "run_submission_v1_schema",
     "RunSubmissionInput": "run_submission_input_v1_schema",
     "ScrollDirection": "journey_v1_schema",
@@ -252,6 +257,7 @@ HOMES: dict[str, str] = {
     "SemanticLocator": "common_schema",
     "SemanticNode": "semantic_snapshot_v1_schema",
     "SemanticSnapshot": "semantic_snapshot_v1_schema",
+    "Shard": "run_index_v1_schema",
     "SnapshotRef": "common_schema",
     "Source": "benchmark_report_v1_schema",
     "StepFailure": "common_schema",

@@ -59,7 +59,11 @@ def test_a_journey_wrong_only_at_run_time_exits_1_with_a_manifest_and_a_failing_
     assert code == 1
     assert "failing step: next-page" in printed
     assert "failure class: product_issue" in printed
-    (folder,) = out.iterdir()
+    (folder,) = (path for path in out.iterdir() if path.is_dir())
+    index = json.loads((out / "index.json").read_text())
+    assert [(r["folder"], r["verdict"], r["failureClass"]) for r in index["runs"]] == [
+        (folder.name, "failed", "product_issue")
+    ]
     manifest = json.loads((folder / "manifest.json").read_text())
     events = [json.loads(line) for line in (folder / "replay.jsonl").read_text().splitlines()]
     failed = [e for e in events if e["type"] == "assertion.failed"]

@@ -596,12 +596,9 @@ def test_every_control_character_is_escaped_in_both_exports() -> None:
     compile(python, "exported.py", "exec")  # a raw NUL is no Python source at all
     for text in (python, typescript):
         assert [hex(ord(c)) for c in text if c in CONTROLS and c != "\n"] == []
-    fills = [n.args[0] for n in ast.walk(ast.parse(python)) if _called(n, "fill")]
+    calls = [n for n in ast.walk(ast.parse(python)) if isinstance(n, ast.Call)]
+    fills = [n.args[0] for n in calls if getattr(n.func, "attr", None) == "fill"]
     assert [ast.literal_eval(arg) for arg in fills] == [f"mug{every}"]
-
-
-def _called(node: ast.AST, name: str) -> bool:
-    return isinstance(node, ast.Call) and getattr(node.func, "attr", None) == name
 
 
 def test_a_string_of_any_control_character_reads_back_as_it() -> None:
