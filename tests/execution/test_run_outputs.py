@@ -197,3 +197,14 @@ def test_without_overwrite_a_directory_that_appeared_is_not_replaced(tmp_path: P
 
     assert raised.value.code.value == "output_taken"
     assert (tmp_path / "run-abc.1" / "replay.jsonl").is_file()
+
+
+def test_junit_in_a_folder_that_does_not_exist_is_refused_before_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    junit = tmp_path / "missing" / "report.xml"
+
+    code, error, path, _ = refusal(capsys, "--out", str(tmp_path / "out"), "--junit", str(junit))
+
+    assert (code, error, path) == (2, "unwritable_output", "/junit")
+    assert not (tmp_path / "out").exists()
