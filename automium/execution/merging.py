@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from automium.contracts import ErrorCode, to_document
 from automium.errors import AutomiumError, pointer, quoted
+from automium.execution.html_report import write_report
 from automium.execution.junit import junit_report
 from automium.execution.sharding import merge, trials_of
 from automium.validation import check
@@ -38,6 +39,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     command.add_argument("--out", type=Path, required=True, metavar="FILE", help="merged index")
     command.add_argument("--trials-out", type=Path, metavar="FILE", help="write recorded trials")
     command.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
+    command.add_argument(
+        "--html", type=Path, metavar="FILE", help="write a self-contained HTML report"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -54,6 +58,8 @@ def main(args: argparse.Namespace) -> int:
         args.trials_out.write_text(json.dumps(trials_of(merged), indent=1) + "\n")
     if args.junit is not None:
         args.junit.write_text(junit_report(merged))
+    if args.html is not None:
+        write_report(merged, args.out.parent, args.html)
     runs = merged["runs"]
     passed = sum(run["verdict"] == "passed" for run in runs)
     print(f"{args.out}: {len(runs)} trials of {len(merged['shards'])} shards, {passed} passed")
@@ -77,10 +83,17 @@ def _read(path: Path, at: int) -> Json:
 
 
 def _rebased(index: Json, path: Path, out: Path) -> Json:
-    """``index`` with each run's folder as a path from the merged index's folder."""
+    """``index`` with each run's folders as paths from the merged index's folder."""
     here, there = path.resolve().parent, out.resolve().parent
-    runs = [
-        run | {"folder": Path(os.path.relpath(here / run["folder"], there)).as_posix()}
-        for run in index["runs"]
-    ]
+
+    def moved(attempt: Json) -> Json:
+        return attempt | {
+            "folder": Path(os.path.relpath(here / attempt["folder"], there)).as_posix()
+        }
+
+    runs = []
+    for run in index["runs"]:
+        runs.append(moved(run))
+        if "retries" in run:
+            runs[-1]["retries"] = [moved(retry) for retry in run["retries"]]
     return index | {"runs": runs}

@@ -44,6 +44,7 @@ from types import TracebackType
 from typing import Any, ClassVar, Literal
 from urllib.parse import unquote, urlsplit
 
+from automium.defaults import ACCEPTED_HOSTS, LOOPBACK
 from automium.hosting.bundles import (
     SHARED,
     app_root,
@@ -54,8 +55,7 @@ from automium.hosting.bundles import (
 
 log = logging.getLogger("automium.hosting")
 
-LOOPBACK = "127.0.0.1"
-_HOST_NAMES = (LOOPBACK, "localhost")
+_HOST_NAMES = tuple(sorted(ACCEPTED_HOSTS))
 READ_TIMEOUT_SECONDS = 10.0
 """How long a connection may go without sending a byte the host waits for."""
 MAX_CONNECTIONS = 256

@@ -9,7 +9,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from automium.cli import _parser
 from automium.execution import command, merging
@@ -125,3 +125,58 @@ def test_a_shard_with_no_trial_writes_an_empty_index_so_the_merge_is_whole(
     assert merge([*indexes, "--out", str(tmp_path / "merged.json")]) == 0
     merged = json.loads((tmp_path / "merged.json").read_text())
     assert [r["trial"]["repetition"] for r in merged["runs"]] == [1, 2]
+
+
+def test_a_trial_that_fails_again_on_its_retry_is_indexed_with_the_retry_in_its_own_folder(
+    chromium_browser: Browser, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["todo-mvc.add-two-todos", "--out", str(tmp_path), "--retries", "1"]
+    argv += ["--fault", "remove:textbox:What needs to be done?", "--timeout", "500"]
+    argv += ["--junit", str(tmp_path / "junit.xml")]
+    assert run(argv, chromium_browser) == 1
+    printed = capsys.readouterr().out
+    (entry,) = json.loads((tmp_path / "index.json").read_text())["runs"]
+    assert (entry["verdict"], entry["flaky"]) == ("failed", False)
+    assert [r["folder"] for r in entry["retries"]] == [f"retry-1/{entry['runId']}"]
+    assert (tmp_path / entry["retries"][0]["folder"] / "manifest.json").is_file()
+    assert f"retry 1: failed ({tmp_path / 'retry-1' / entry['runId']})" in printed
+    (case,) = ET.parse(tmp_path / "junit.xml").getroot().findall("testsuite/testcase")
+    assert [child.tag for child in case] == ["failure", "rerunFailure", "system-out"]
+
+
+def test_the_html_report_shows_a_person_every_trial_its_steps_screenshots_and_the_leaderboard(
+    chromium_browser: Browser, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "report" / "index.html"
+    report.parent.mkdir()
+    argv = ["todo-mvc.add-two-todos", "todo-mvc.clear-completed", "--out", str(tmp_path / "runs")]
+    argv += ["--fault", "remove:button:Clear completed", "--timeout", "500"]
+    assert run([*argv, "--html", str(report)], chromium_browser) == 1
+    capsys.readouterr()
+    context = chromium_browser.new_context()  # a file: nothing on the network to reach
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    try:
+        page = context.new_page()
+        page.goto(report.as_uri())
+        trials = page.locator("details.trial")
+        expect(trials).to_have_count(2)
+        expect(trials.nth(0).locator("summary")).to_contain_text(
+            "todo-mvc.add-two-todos [scripted-journey] #1: passed"
+        )
+        expect(trials.nth(1).locator("summary")).to_contain_text(": failed, ")
+        expect(page.locator("#leaderboard tr").nth(1)).to_contain_text("scripted-journey")
+        expect(page.locator("#pareto circle")).to_have_count(1)
+        trials.nth(1).locator("summary").click()
+        failed = trials.nth(1)
+        expect(failed.locator("table.steps")).to_contain_text("action.failed")
+        image = failed.locator("img").first
+        expect(image).to_be_visible()
+        assert image.evaluate("img => img.naturalWidth") > 0
+        trace = failed.locator("a.trace").first
+        href = trace.get_attribute("href")
+        assert href is not None
+        assert (report.parent / href).is_file()
+    finally:
+        context.close()
+    assert all(url.startswith("file://") for url in requests)

@@ -11,9 +11,10 @@ import pytest
 
 from automium import corpus
 from automium.capabilities import find
-from automium.contracts import ErrorCode
+from automium.contracts import ErrorCode, Verdict
 from automium.errors import AutomiumError
 from automium.execution.junit import junit_report
+from automium.execution.retries import tried
 from automium.execution.sharding import (
     WHOLE,
     Shard,
@@ -53,9 +54,9 @@ def _run(position: int) -> Json:
         "position": position,
         "runId": f"run-{position:016x}.{repetition}",
         "fixtureId": "todo-mvc.empty",
+        "artifactManifestRef": f"artifacts:run/run-{position:016x}.{repetition}",
         "verdict": "passed" if passed else "failed",
         "folder": f"run-{position:016x}.{repetition}",
-        "artifactManifestRef": f"artifacts:run/run-{position:016x}.{repetition}",
     }
     if not passed:
         trial |= {"failingStep": steps[2], "failingLane": "assertion"}
@@ -187,3 +188,67 @@ def test_junit_has_a_testcase_per_trial_and_a_failure_naming_the_failing_step() 
     assert cases[5].find("error") is not None
     assert cases[0].find("failure") is None
     assert cases[0].attrib["time"] == "0.900"
+
+
+def _retried(index: Json, position: int, *verdicts: str) -> Json:
+    run = index["runs"][position]
+    run["retries"] = [
+        {"verdict": v, "folder": f"retry-{n}/{run['runId']}"} for n, v in enumerate(verdicts, 1)
+    ]
+    run["flaky"] = verdicts[-1] == "passed"
+    return index
+
+
+def test_a_flaky_trial_passes_in_junit_with_its_flaky_failure_unless_flaky_fails() -> None:
+    index = _retried(_index(WHOLE), 4, "passed")
+    assert check("run-index.v1", index) == []
+    for fail_on_flaky, tag, failures in ((False, "flakyFailure", "0"), (True, "failure", "1")):
+        suites = ET.fromstring(junit_report(index, fail_on_flaky=fail_on_flaky))
+        case = suites.findall("testsuite/testcase")[4]
+        assert [child.tag for child in case] == [tag, "system-out"]
+        assert suites.attrib["failures"] == failures
+
+
+def test_retries_that_fail_again_are_rerun_failures_of_a_failing_case() -> None:
+    index = _retried(_index(WHOLE), 4, "failed", "errored")
+    suites = ET.fromstring(junit_report(index))
+    case = suites.findall("testsuite/testcase")[4]
+    assert [child.tag for child in case] == [
+        "error",
+        "rerunFailure",
+        "rerunFailure",
+        "system-out",
+    ]
+    assert [child.attrib["message"] for child in case[1:3]] == [
+        "retry 1: failed: -",
+        "retry 2: errored: -",
+    ]
+    assert (suites.attrib["failures"], suites.attrib["errors"]) == ("0", "1")  # ended errored
+
+
+class _Ran:
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "retries", "attempts", "flaky"),
+    [
+        (["passed"], 2, 1, False),
+        (["failed", "passed"], 2, 2, True),
+        (["failed", "failed", "failed"], 2, 3, False),
+        (["failed", "errored"], 1, 2, False),
+        (["failed"], 0, 1, False),
+    ],
+)
+def test_a_trial_is_tried_again_while_it_does_not_pass_up_to_its_retries(
+    verdicts: list[str], retries: int, attempts: int, flaky: bool
+) -> None:
+    asked: list[int] = []
+
+    def attempt(number: int) -> Any:
+        asked.append(number)
+        return _Ran(Verdict(verdicts[number]))
+
+    trial = tried(attempt, retries)
+    assert (asked, trial.flaky) == (list(range(attempts)), flaky)

@@ -21,6 +21,36 @@ class Shard(RootModel[str]):
     ]
 
 
+class Retry(BaseModel):
+    """
+    One more attempt at a trial that did not pass: its run directory and verdict.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    verdict: Annotated[
+        common_schema.Verdict, Field(description="The attempt's verdict.")
+    ]
+    folder: Annotated[
+        str,
+        Field(
+            description="The attempt's run directory, as a path like the trial's own folder.",
+            max_length=1000,
+            min_length=1,
+        ),
+    ]
+    failure_class: Annotated[
+        common_schema.FailureClass | None,
+        Field(
+            alias="failureClass",
+            description="What an attempt that did not pass points to.",
+        ),
+    ] = None
+
+
 class IndexedRun(BaseModel):
     """
     One trial: its place in the whole run, its run directory and what it came to.
@@ -57,15 +87,6 @@ class IndexedRun(BaseModel):
             pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*\\.[a-z0-9]+(-[a-z0-9]+)*$",
         ),
     ]
-    verdict: Annotated[common_schema.Verdict, Field(description="The run's verdict.")]
-    folder: Annotated[
-        str,
-        Field(
-            description="The run directory, as a relative POSIX path from the folder holding the index of the shard that ran it.",
-            max_length=1000,
-            min_length=1,
-        ),
-    ]
     artifact_manifest_ref: Annotated[
         str,
         Field(
@@ -75,11 +96,38 @@ class IndexedRun(BaseModel):
             pattern="^artifacts:run/[A-Za-z0-9][A-Za-z0-9._-]*$",
         ),
     ]
+    verdict: Annotated[
+        common_schema.Verdict,
+        Field(
+            description="The run's verdict (the first attempt's, when it was retried)."
+        ),
+    ]
+    folder: Annotated[
+        str,
+        Field(
+            description="The run directory, as a relative POSIX path from the folder holding the index of the shard that ran it.",
+            max_length=1000,
+            min_length=1,
+        ),
+    ]
     failure_class: Annotated[
         common_schema.FailureClass | None,
         Field(
             alias="failureClass",
             description="What a run that did not pass points to, as its replay summary classifies it.",
+        ),
+    ] = None
+    flaky: Annotated[
+        bool | None,
+        Field(
+            description="True when the trial did not pass but a retry did (--retries): it is reported as flaky, never as passed, and its trial is its first attempt's."
+        ),
+    ] = None
+    retries: Annotated[
+        list[Retry] | None,
+        Field(
+            description="The attempts after the first (--retries), in order, up to the first that passed.",
+            max_length=5,
         ),
     ] = None
     trial: Annotated[
