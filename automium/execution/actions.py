@@ -104,7 +104,7 @@ no image of the page (a screenshot, the trace's screencast, a video) can show it
 the caret, whose place would tell the secret's length, is hidden too."""
 
 
-def field_of(page: Page, step: Any, visit: Visit) -> Locator | None:
+def field_of(page: Page, step: Step, visit: Visit) -> Locator | None:
     """The locator of the step's target, as :func:`perform` finds it."""
     target = _target(step, visit)
     return locator(page, *target) if target else None
