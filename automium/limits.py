@@ -89,8 +89,10 @@ LIMITS: tuple[Limit, ...] = (
     ),
     Limit(
         "stdio answers owed",
-        "64, errors included, whatever their ids; then stdin is not read until one is "
-        "written or dropped; a reused in-flight id is refused (-32600)",
+        "64, errors included, whatever their ids, and 4 MiB of their JSON (an answer not "
+        "made yet counts as the largest of the last 64; one answer is always let through); "
+        "then stdin is not read until one is written or dropped; a reused in-flight id is "
+        "refused (-32600)",
         "`mcp_server._stdio.pending`",
     ),
     Limit(

@@ -128,7 +128,8 @@ def plain_script(browser: Browser, journey_id: str, out: Path) -> float:
 
 
 def executor(browser: Browser, journey_id: str, out: Path) -> Outcome:
-    return run_journey(_journey(journey_id), browser, Options(out))
+    # A journey measured again replaces its earlier run (the same run id, the same folder).
+    return run_journey(_journey(journey_id), browser, Options(out, overwrite=True))
 
 
 # -- measurements -----------------------------------------------------------------------------

@@ -94,6 +94,23 @@ def perform(  # noqa: PLR0917 - one call site, in executor order
     return ActionResult(shown, _ms(started), result=result)
 
 
+HIDE_TEXT = """element => {
+  for (const name of ["color", "caret-color", "-webkit-text-fill-color"]) {
+    element.style.setProperty(name, "transparent", "important");
+  }
+  element.style.setProperty("text-shadow", "none", "important");
+}"""
+"""The style a field gets before a secret is typed into it, for as long as the page lives:
+no image of the page (a screenshot, the trace's screencast, a video) can show its text, and
+the caret, whose place would tell the secret's length, is hidden too."""
+
+
+def field_of(page: Page, step: Step, visit: Visit) -> Locator | None:
+    """The locator of the step's target, as :func:`perform` finds it."""
+    target = _target(step, visit)
+    return locator(page, *target) if target else None
+
+
 class Unperformable(Exception):
     """A step Playwright would carry out without effect where a user could not."""
 
@@ -140,6 +157,8 @@ def _on_target(  # noqa: PLR0912 - one branch per intent
     if isinstance(step, ClickStep):
         found.click()
     elif isinstance(step, FillStep):
+        if secret_value is not None:
+            found.evaluate(HIDE_TEXT)  # before the first character reaches the screen
         found.fill(secret_value if secret_value is not None else step.value or "")
         return "filled a secret" if secret_value is not None else "filled"
     elif isinstance(step, ClearStep):

@@ -1,7 +1,10 @@
 """``automium run``: run journeys for real, print what the replay summary says of each.
 
-Exit codes: 0 every run passed; 1 a run failed or was blocked; 2 a journey was refused (the
-``tool-error.v1`` document of compile on stdout, nothing run or written) or a run errored.
+Exit codes: 0 every run passed; 1 a run failed or was blocked; 2 a journey or an output was
+refused (a ``tool-error.v1`` document on stdout, nothing run), a run errored, or the disk
+filled up (``disk_full``); 130 SIGINT and 143 SIGTERM, after the run cut off has written its
+events and a manifest marked ``interrupted``. Every output (``--out``, ``--trials-out``,
+``--junit``, each run directory) is checked before the browser starts (:mod:`.outputs`).
 """
 
 from __future__ import annotations
@@ -9,7 +12,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -19,7 +24,9 @@ from automium import corpus
 from automium.contracts import ErrorCode, Verdict, to_document
 from automium.defaults import ACTION_TIMEOUT_MS
 from automium.errors import AutomiumError, quoted
+from automium.execution import outputs
 from automium.execution.chromium import NoChromium, connect, launch
+from automium.execution.evidence import DiskFull, Interrupted, raise_interrupted
 from automium.execution.html_report import write_report
 from automium.execution.junit import junit_report
 from automium.execution.progress import Progress
@@ -111,6 +118,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help="run N trials at a time, each worker with a browser of its own (default 1)",
     )
+    run.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an earlier run's directory of the same run id (only one its own manifest "
+        "lists every file of) and an existing --trials-out or --junit file",
+    )
 
 
 def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
@@ -123,29 +136,24 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
 
         for document in documents:
             find("automium_compile_journey").answer(document)
+        planned = [(d, r) for d in documents for r in range(1, args.repeat + 1)]
+        positions = shard.positions(len(planned))
+        selected = [planned[p] for p in positions]
+        _check_outputs(selected, args)
     except AutomiumError as error:
-        print(json.dumps(to_document(error.to_tool_error()), indent=1))
-        return 2
-    planned = [(d, repetition) for d in documents for repetition in range(1, args.repeat + 1)]
-    positions = shard.positions(len(planned))
+        return _refused(error)
     from automium.execution.executor import Options  # noqa: PLC0415
 
-    progress = Progress(len(positions), quiet=args.json)
-    try:
-        tried = run_all(
-            [planned[p] for p in positions],
-            Options(args.out, args.timeout, faults, connected=args.connect is not None),
-            browser,
-            workers=args.workers,
-            on_done=lambda done: progress.done(done.attempts[-1].verdict),
-            endpoint=args.connect,
-            retries=args.retries,
-        )
-    except NoChromium as error:
-        print(f"automium run: error: {error}", file=sys.stderr)
-        return 2
-    finally:
-        progress.close()
+    options = Options(
+        args.out,
+        args.timeout,
+        faults,
+        connected=args.connect is not None,
+        overwrite=args.overwrite,
+    )
+    tried = _runs(selected, options, args, browser)
+    if isinstance(tried, int):
+        return tried
     from automium.execution.executor import PLANNER  # noqa: PLC0415
 
     root = args.out if args.out is not None else Path(RUNS_ROOT)
@@ -166,8 +174,88 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
     else:
         print("\n".join(report(t) for t in tried))
     if args.trials_out is not None:
-        args.trials_out.write_text(json.dumps(trials_document(outcomes), indent=1) + "\n")
+        try:
+            args.trials_out.write_text(json.dumps(trials_document(outcomes), indent=1) + "\n")
+        except OSError as error:
+            return _refused(
+                outputs.unwritable("--trials-out cannot be written", "/trials-out", error)
+            )
     return max(_exit_code(t, fail_on_flaky=args.fail_on_flaky) for t in tried)
+
+
+def _runs(
+    selected: Sequence[tuple[Json, int]],
+    options: Options,
+    args: argparse.Namespace,
+    browser: Browser | None,
+) -> list[Tried] | int:
+    """The trials, or the exit code of runs that could not finish."""
+    progress = Progress(len(selected), quiet=args.json)
+    # SIGTERM cuts a run off as Ctrl-C does (signals reach the main thread only).
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, raise_interrupted) if main_thread else None
+    try:
+        return run_all(
+            selected,
+            options,
+            browser,
+            workers=args.workers,
+            on_done=lambda done: progress.done(done.attempts[-1].verdict),
+            endpoint=args.connect,
+            retries=args.retries,
+        )
+    except NoChromium as error:
+        print(f"automium run: error: {error}", file=sys.stderr)
+        return 2
+    except AutomiumError as error:  # an output refused as its run began
+        return _refused(error)
+    except (KeyboardInterrupt, Interrupted) as stop:
+        signum = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else stop.signum
+        print(
+            f"automium run: stopped by {signal.Signals(signum).name}; the run cut off has its "
+            "events and a manifest marked interrupted",
+            file=sys.stderr,
+        )
+        return 128 + signum
+    except DiskFull as error:
+        return _refused(
+            outputs.unwritable(f"a run could not write its evidence ({error.left})", "/out", error)
+        )
+    except OSError as error:  # a folder gone read-only or replaced mid-run
+        return _refused(outputs.unwritable("a run could not write its evidence", "/out", error))
+    finally:
+        progress.close()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _refused(error: AutomiumError) -> int:
+    print(json.dumps(to_document(error.to_tool_error()), indent=1))
+    return 2
+
+
+def _check_outputs(selected: Sequence[tuple[Json, int]], args: argparse.Namespace) -> None:
+    """Every place the runs will write, before the browser starts: each ``--out`` folder (and
+    the index's), each run directory (taken, a symlink), ``--trials-out`` and ``--junit``."""
+    from automium.execution.executor import run_folder  # noqa: PLC0415
+
+    folders = [run_folder(document, args.out, repetition) for document, repetition in selected]
+    index_root = args.out if args.out is not None else Path(RUNS_ROOT)
+    for root in sorted({index_root, *(f.parent for f in folders)}):
+        outputs.check_folder(root, "--out")
+    seen: set[Path] = set()
+    for folder in folders:
+        if folder in seen:
+            raise AutomiumError.single(
+                ErrorCode.OUTPUT_TAKEN,
+                f"two runs would write {quoted(str(folder))}: a journey is given twice",
+                "/journey",
+            )
+        seen.add(folder)
+        outputs.check_run_dir(folder, overwrite=args.overwrite)
+    for option, path in (("--trials-out", args.trials_out), ("--junit", args.junit)):
+        if path is not None:
+            outputs.check_file(path, option, overwrite=args.overwrite)
 
 
 def _exit_code(trial: Tried, *, fail_on_flaky: bool) -> int:

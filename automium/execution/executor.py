@@ -12,11 +12,19 @@ applied for real, at most ``maxAttempts`` times per step or assertion, before
 Secrets: a ``secretRef`` is resolved from the app's seed accounts, never from the journey.
 Tracing is paused from a secret's fill until the page has loaded a new document (a trace
 snapshot records every field's value), request bodies are dropped from the HAR, and every
-text artifact is written with the secret masked.
+text artifact is written with the secret masked. The field a secret is typed into is made
+unreadable first (its text and caret transparent, :data:`.actions.HIDE_TEXT`), and every later
+screenshot masks it too, so no image the run keeps shows a secret.
+
+A run cut off by SIGINT, SIGTERM, the browser going away or a full disk still ends with its
+events up to the cut and a manifest marked ``interrupted`` (:meth:`_Run.cut`); the signal, or
+the full disk, then reaches the caller.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import io
 import json
 import os
@@ -43,7 +51,7 @@ from automium.contracts import (
 from automium.defaults import ACTION_TIMEOUT_MS
 from automium.execution import actions, video
 from automium.execution.contexts import loopback_context
-from automium.execution.evidence import RunDir
+from automium.execution.evidence import DiskFull, Interrupted, RunDir
 from automium.execution.places import RefusedPlace, Routes
 from automium.execution.replay import Replay
 from automium.execution.snapshots import parse_aria, semantic_snapshot
@@ -58,7 +66,15 @@ from automium.runs.submission import run_id_for
 from automium.runs.timeline import ALLOWED_INTENTS, decision_of
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Dialog, Frame, Page
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Dialog,
+        Frame,
+        Locator,
+        Page,
+    )
 
 Json = dict[str, Any]
 L = ReplayLane
@@ -77,6 +93,7 @@ class Options:
     # A failed run's video is encoded from its trace; measuring compile against hundreds of
     # failing runs goes without, as encoding costs more than the run.
     video: bool = True
+    overwrite: bool = False  # an earlier run's directory of the same id may be replaced
     connected: bool = False  # the browser is a remote one, reached with --connect
 
 
@@ -121,6 +138,15 @@ def base_run_id(checked: CheckedJourney) -> str:
         environment_profile_id=fixture.environment_profile_id,
     )
     return run_id_for(checked, request)
+
+
+def run_folder(document: Json, out: Path | None, repetition: int) -> Path:
+    """Where the run of a journey compile accepts goes: ``<out>/<run id>``."""
+    checked = checked_journey(document)
+    journey = checked.model
+    if out is None:
+        out = Path.cwd() / corpus.get_fixture(journey.fixture_id, journey.app_id).artifact_root
+    return out / f"{base_run_id(checked)}.{repetition}"
 
 
 def run_journey(
@@ -178,7 +204,7 @@ class _Run:
         self.titles = {r.id: r.title for r in corpus.get_app(journey.app_id).routes}
         self.run_id = f"{base_run_id(checked)}.{options.repetition}"
         out = options.out if options.out is not None else Path.cwd() / self.fixture.artifact_root
-        self.dir = RunDir(out, self.run_id, self.fixture.artifact_root)
+        self.dir = RunDir(out, self.run_id, self.fixture.artifact_root, overwrite=options.overwrite)
         self.replay = Replay(self.run_id)
         refs = [s.secret_ref for s in journey.steps if isinstance(s, FillStep) and s.secret_ref]
         self.secrets = [secret(journey.app_id, ref) for ref in refs]
@@ -190,13 +216,32 @@ class _Run:
         self.loaded_since_secret = False
         self.snapshot_nodes = 0
         self.transcript: list[Json] = []
+        self.masks: list[Locator] = []  # the fields a secret was typed into
+        self.interruption: Json | None = None
+        self.closed = False
 
     # -- the run ----------------------------------------------------------------------------
 
     def run(self) -> Outcome:
+        self.dir.create()
+        try:
+            return self._run()
+        except KeyboardInterrupt:
+            self.cut("sigint")
+            raise
+        except Interrupted as stop:
+            self.cut(stop.args[0].lower())
+            raise
+        except OSError as error:
+            if error.errno != errno.ENOSPC:
+                raise
+            self.cut("disk_full")
+            manifest = (self.dir.folder / "manifest.json").is_file()
+            raise DiskFull(self.dir.folder, len(self.dir.files()), manifest) from error
+
+    def _run(self) -> Outcome:
         from playwright.sync_api import Error as PlaywrightError  # noqa: PLC0415
 
-        self.dir.create()
         faults = self.options.faults
         with AppServer(self.journey.app_id, self.journey.fixture_id, faults=faults) as server:
             self.base = server.url
@@ -212,24 +257,35 @@ class _Run:
                 self.replay.emit(
                     L.RUNTIME, EventType.FIXTURE_APPLIED, {"fixtureId": self.fixture.id}
                 )
-                try:
-                    verdict, completed, failure = self._steps(page)
-                    self.step = None
-                    self._final_page(page)
-                except PlaywrightError as error:
-                    # The browser or the page went away under a step: the run errored.
-                    reason = str(error).splitlines()[0][:300] if str(error) else "crashed"
-                    step = self.step
-                    self.replay.emit(
-                        L.RUNTIME, EventType.RUNTIME_CRASHED, {"reason": reason}, step=step
-                    )
-                    done = {e.get("stepId") for e in self.replay.events}
-                    verdict = Verdict.ERRORED
-                    completed = sum(s.id in done and s.id != step for s in self.journey.steps)
-                    failure = (step, "runtime") if step else None
-            finally:
+                verdict, completed, failure = self._steps(page)
+                self.step = None
+                self._final_page(page)
+            except PlaywrightError as error:
+                if "ENOSPC" in str(error):  # the browser could not write a file
+                    raise OSError(errno.ENOSPC, "No space left on device") from error
+                # The browser or the page went away under a step: the run errored.
+                verdict, completed, failure = self._crashed(error)
+            except BaseException:  # cut off (cut() writes what is left) or a bug
+                with contextlib.suppress(Exception):
+                    self._close(context)
+                raise
+            if self.interruption is None:
                 self._close(context)
+            else:  # the browser is gone: only what it wrote before can be kept
+                with contextlib.suppress(Exception):
+                    self._close(context)
         return self._finish(verdict, completed, failure)
+
+    def _crashed(self, error: Exception) -> tuple[Verdict, int, tuple[str, str] | None]:
+        step = self.step
+        text = str(error)
+        if not self.browser.is_connected() or "browser has been closed" in text.lower():
+            self.interruption = {"cause": "browser_closed", **({"stepId": step} if step else {})}
+        reason = text.splitlines()[0][:300] if text else "crashed"
+        self.replay.emit(L.RUNTIME, EventType.RUNTIME_CRASHED, {"reason": reason}, step=step)
+        done = {e.get("stepId") for e in self.replay.events}
+        completed = sum(s.id in done and s.id != step for s in self.journey.steps)
+        return Verdict.ERRORED, completed, (step, "runtime") if step else None
 
     def _context(self) -> BrowserContext:
         context = loopback_context(
@@ -312,6 +368,9 @@ class _Run:
         )
         if secret_value is not None:
             self.loaded_since_secret = False
+            field = actions.field_of(page, step, visit)
+            if field is not None:
+                self.masks.append(field)
         payload = {
             "intent": step.intent,
             "attempt": attempt,
@@ -476,7 +535,8 @@ class _Run:
         shot = f"screenshots/{stem}.png"
         for attempt in range(3):
             try:
-                page.screenshot(path=self.dir.path(shot))
+                # Through the run directory's writer, as every file of the run.
+                self.dir.write(shot, page.screenshot(mask=self.masks, mask_color="#000000"))
                 break
             except PlaywrightError:
                 # A navigation the step started (Enter submitting a form) can begin after
@@ -513,22 +573,24 @@ class _Run:
         self._artifact("dom-snapshot", "dom/final.html")
 
     def _close(self, context: BrowserContext) -> None:
+        self.closed = True
         if not self.browser.is_connected():
             return  # the browser died under the run: its trace and HAR went with it
         try:
-            if not self.tracing_paused:
-                self.trace_parts += 1
-                name = (
-                    "trace.zip" if self.trace_parts == 1 else f"trace/part-{self.trace_parts}.zip"
-                )
-                context.tracing.stop(path=self.dir.path(name))
-            else:
-                context.tracing.stop()
-        finally:
-            context.close()
-        _redact_har(self.dir.path("network.har"), self.secrets)
-        for trace in _traces(self.dir.folder):
-            _scrub_zip(trace, self.secrets)
+            try:
+                if not self.tracing_paused:
+                    self.trace_parts += 1
+                    part = self.trace_parts
+                    name = "trace.zip" if part == 1 else f"trace/part-{part}.zip"
+                    context.tracing.stop(path=self.dir.path(name))
+                else:
+                    context.tracing.stop()
+            finally:
+                context.close()
+        finally:  # whatever the browser wrote, it keeps no secret
+            _redact_har(self.dir.path("network.har"), self.secrets)
+            for trace in _traces(self.dir.folder):
+                _scrub_zip(trace, self.secrets)
 
     def _finish(self, verdict: Verdict, completed: int, failure: tuple[str, str] | None) -> Outcome:
         for kind, path in self._end_files(verdict):
@@ -547,6 +609,8 @@ class _Run:
         )
         if manifest and self.branches:
             manifest["branches"] = self.branches
+        if manifest and self.interruption is not None:
+            manifest["interrupted"] = self.interruption
         if manifest:
             self.dir.write("manifest.json", json.dumps(manifest, indent=1).encode())
         outcome = Outcome(
@@ -567,6 +631,30 @@ class _Run:
         outcome.summary, outcome.summary_line = summary, line
         return outcome
 
+    def cut(self, cause: str) -> None:
+        """End a run cut off by ``cause``: what the browser still gives is saved, the events
+        up to the cut are written, and a manifest lists every file left, marked
+        ``interrupted``. When the disk is full, what cannot be written is left out."""
+        step = self.step
+        if not self.closed:
+            with contextlib.suppress(Exception):  # the browser may be gone, or going
+                self._close(self.context)
+        self.replay.emit(
+            L.RUNTIME, EventType.RUNTIME_CRASHED, {"reason": f"interrupted: {cause}"}, step=step
+        )
+        self.replay.emit(
+            L.WORKER, EventType.RUN_FINISHED, {"retryCount": self.retries}, verdict=Verdict.ERRORED
+        )
+        self.replay.emit(L.WORKER, EventType.WORKER_RELEASED, {"workerId": WORKER_ID})
+        self.interruption = {"cause": cause, **({"stepId": step} if step else {})}
+        with contextlib.suppress(OSError):
+            self.dir.write("replay.jsonl", self._masked(self.replay.ndjson().decode()).encode())
+        with contextlib.suppress(OSError):
+            self.dir.record_left()
+            manifest = self.dir.manifest(Verdict.ERRORED.value, self.retries, self.document)
+            manifest["interrupted"] = self.interruption
+            self.dir.write("manifest.json", json.dumps(manifest, indent=1).encode())
+
     def _end_files(self, verdict: Verdict) -> list[tuple[str, str]]:
         """Write the logs; the kinds and paths of every file the run ends with, replay log
         aside (it holds these events, so it is written last)."""
@@ -574,7 +662,7 @@ class _Run:
         transcript = "".join(json.dumps(t, ensure_ascii=False) + "\n" for t in self.transcript)
         self.dir.write("planner-transcript.jsonl", self._masked(transcript).encode())
         files = [("console-log", "console.log"), ("planner-transcript", "planner-transcript.jsonl")]
-        if self.dir.path("network.har").is_file():  # not when the browser died under the run
+        if self.dir.path("network.har").is_file():  # not when the browser went away
             files.append(("network-har", "network.har"))
         folder = self.dir.folder
         traces = _traces(folder)
@@ -663,4 +751,12 @@ def _redact_har(path: Path, secrets: Sequence[str]) -> None:
         handle.write(text)
 
 
-__all__ = ["PLANNER", "Options", "Outcome", "RefusedPlace", "base_run_id", "run_journey"]
+__all__ = [
+    "PLANNER",
+    "Options",
+    "Outcome",
+    "RefusedPlace",
+    "base_run_id",
+    "run_folder",
+    "run_journey",
+]

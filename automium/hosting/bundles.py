@@ -100,8 +100,17 @@ def secret(app_id: str, secret_ref: str) -> str:
     return value
 
 
+IDENTITY_FIELDS = ("email", "customerId")
+"""The profile fields that name an account: a sign-in must give the account's own."""
+
+
 def matching_account(app_id: str, login: Json) -> str | None:
-    """The account whose profile and secrets hold every given field, as a sign-in checks."""
+    """The account a sign-in names and proves, or None.
+
+    Complete credentials only: the profile gives the account's identity (its email or
+    customer id, whichever it has) and the secrets give at least one of its secrets, every
+    given field matching. A one-time code with no customer id, or a password with no email,
+    names no account, however well it matches one."""
     profile_fields = login.get("profile", {})
     secret_fields = login.get("secrets", {})
     if not isinstance(profile_fields, dict) or not isinstance(secret_fields, dict):
@@ -110,8 +119,12 @@ def matching_account(app_id: str, login: Json) -> str | None:
         return None
     for ref, record in accounts(app_id).items():
         profile, secrets = record.get("profile", {}), record.get("secrets", {})
-        if all(profile.get(k) == v for k, v in profile_fields.items()) and all(
-            secrets.get(k) == v for k, v in secret_fields.items()
+        identity = [k for k in IDENTITY_FIELDS if k in profile]
+        if (
+            identity
+            and all(k in profile_fields for k in identity)
+            and all(profile.get(k) == v for k, v in profile_fields.items())
+            and all(secrets.get(k) == v for k, v in secret_fields.items())
         ):
             return str(ref)
     return None

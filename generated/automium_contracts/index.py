@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .models.common_schema import BranchOutcome as BranchOutcome
     from .models.common_schema import BranchTaken as BranchTaken
     from .models.corpus_v1_schema import Capability as Capability
+    from .models.artifact_manifest_v1_schema import Cause as Cause
     from .models.journey_v1_schema import CheckStep as CheckStep
     from .models.replay_summary_v1_schema import Classification as Classification
     from .models.journey_v1_schema import ClearStep as ClearStep
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
     from .models.common_schema import Identifier as Identifier
     from .models.run_index_v1_schema import IndexedRun as IndexedRun
     from .models.common_schema import Intent as Intent
+    from .models.artifact_manifest_v1_schema import Interruption as Interruption
     from .models.benchmark_report_v1_schema import Interval as Interval
     from .models.journey_v1_schema import Journey as Journey
     from .models.journey_compilation_v1_schema import JourneyCompilation as JourneyCompilation
@@ -166,6 +168,7 @@ HOMES: dict[str, str] = {
     "BranchOutcome": "common_schema",
     "BranchTaken": "common_schema",
     "Capability": "corpus_v1_schema",
+    "Cause": "artifact_manifest_v1_schema",
     "CheckStep": "journey_v1_schema",
     "Classification": "replay_summary_v1_schema",
     "ClearStep": "journey_v1_schema",
@@ -213,6 +216,7 @@ HOMES: dict[str, str] = {
     "Identifier": "common_schema",
     "IndexedRun": "run_index_v1_schema",
     "Intent": "common_schema",
+    "Interruption": "artifact_manifest_v1_schema",
     "Interval": "benchmark_report_v1_schema",
     "Journey": "journey_v1_schema",
     "JourneyCompilation": "journey_compilation_v1_schema",

@@ -65,7 +65,9 @@ def _run_one(mutant: Mutant, browser: Browser, out: Path) -> Measured:
     outcome = run_journey(
         dict(mutant.journey),
         browser,
-        Options(out, TIMEOUT_MS, video=False),
+        # A folder of its own: a mutant compile refuses leaves no manifest, so a second
+        # mutant of the same run id could not replace its run directory.
+        Options(Path(tempfile.mkdtemp(dir=out)), TIMEOUT_MS, video=False),
         refused_too=True,
     )
     passed = outcome.verdict is Verdict.PASSED

@@ -69,3 +69,60 @@ def test_no_secret_appears_in_any_artifact_of_a_signed_in_run(
     ]
     assert leaks == []
     assert outcome.verdict.value in ("passed", "failed", "blocked", "errored")
+
+
+def _run_with_code(
+    browser: Browser, out: Path, code: str | None, monkeypatch: pytest.MonkeyPatch
+) -> bytes:
+    """The screenshot of the step that types the one-time code, the seed's or ``code``."""
+    from automium.execution import executor  # noqa: PLC0415
+
+    if code is not None:
+        monkeypatch.setattr(
+            executor,
+            "secret",
+            lambda app, ref: code if ref.endswith("one-time-code") else secret(app, ref),
+        )
+    journey = next(
+        j for j in corpus.reference_journeys() if j.id == "bank-sandbox.transfer-to-savings"
+    )
+    outcome = run_journey(to_document(journey), browser, Options(out, TIMEOUT_MS, video=False))
+    monkeypatch.undo()
+    (shot,) = outcome.folder.glob("screenshots/*-enter-code.png")
+    return shot.read_bytes()
+
+
+@pytest.mark.skipif(not built("bank-sandbox"), reason="app not built")
+def test_two_runs_differing_only_in_the_secret_give_the_same_screenshot_at_its_fill(
+    chromium_browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seeded = _run_with_code(chromium_browser, tmp_path / "a", None, monkeypatch)
+    other = _run_with_code(chromium_browser, tmp_path / "b", "97531086420", monkeypatch)
+
+    assert seeded == other
+
+
+@pytest.mark.skipif(not built("bank-sandbox"), reason="app not built")
+def test_a_field_made_unreadable_shows_no_text_or_caret_in_any_image(
+    chromium_browser: Browser,
+) -> None:
+    """What the screencast, and so the video, records: the page as rendered, no mask."""
+    from automium.execution.actions import HIDE_TEXT  # noqa: PLC0415
+
+    page = chromium_browser.new_page()
+    try:
+        shots = []
+        for value in ("246810", "1357913579135"):
+            page.set_content('<input id="code" autofocus style="font-size:32px">')
+            field = page.locator("#code")
+            field.evaluate(HIDE_TEXT)
+            field.fill(value)
+            shots.append(page.screenshot())
+        page.set_content('<input id="code" style="font-size:32px">')
+        page.locator("#code").fill("246810")
+        plain = page.screenshot()
+    finally:
+        page.close()
+
+    assert shots[0] == shots[1]
+    assert plain != shots[0]  # the same field, readable, does show its text

@@ -583,3 +583,41 @@ def test_every_journey_that_compiles_exports_in_both_formats_with_every_step_and
         assert "://" not in text.replace("[a-z]+://", "").replace("[a-z]+:\\/\\/", "")
         labels = re.findall(r"expect\(.*?, ['\"](a\d+)['\"]\)\.|Error\(['\"]assertion (a\d+)", text)
         assert sorted(x or y for x, y in labels) == sorted(a["id"] for a in document["assertions"])
+
+
+# --- control characters ----------------------------------------------------------------------
+
+CONTROLS = [chr(c) for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]] + ["\u2028", "\u2029"]
+
+
+def _with_controls(text: str) -> dict[str, Any]:
+    """The worked example with ``text`` in its goal, a note and a filled value."""
+    journey = reference_journey()
+    journey["goal"] = f"Buy {text} one mug"
+    journey["steps"][1]["note"] = f"type {text} it"
+    journey["steps"][1]["value"] = f"mug{text}"
+    return journey
+
+
+def test_every_control_character_is_escaped_in_both_exports() -> None:
+    every = "".join(f"{char}x" for char in CONTROLS)  # each apart: no run of white space
+    python = exported(_with_controls(every), "py")
+    typescript = exported(_with_controls(every), "ts")
+
+    compile(python, "exported.py", "exec")  # a raw NUL is no Python source at all
+    for text in (python, typescript):
+        assert [hex(ord(c)) for c in text if c in CONTROLS and c != "\n"] == []
+    calls = [n for n in ast.walk(ast.parse(python)) if isinstance(n, ast.Call)]
+    fills = [n.args[0] for n in calls if getattr(n.func, "attr", None) == "fill"]
+    assert [ast.literal_eval(arg) for arg in fills] == [f"mug{every}"]
+
+
+def test_a_string_of_any_control_character_reads_back_as_it() -> None:
+    from automium.export.literals import js_string, py_string  # noqa: PLC0415
+
+    # The escapes js_string writes (\\uXXXX, \\xXX, \\n, \\r, \\t, \\', \\\\) read the same in
+    # Python, so Python reads back what JavaScript would.
+    for char in CONTROLS:
+        text = f"a{char}b'\"\\c://d"
+        assert ast.literal_eval(js_string(text)) == text
+        assert ast.literal_eval(py_string(text)) == text

@@ -11,6 +11,7 @@ import pytest
 from automium import corpus
 from automium.cli import main
 from automium.contracts import to_document
+from automium.errors import AutomiumError
 from automium.execution.evidence import RunDir, UnsafeRunDir
 from automium.execution.places import RefusedPlace, Routes
 
@@ -71,8 +72,9 @@ def test_a_run_directory_that_is_a_symlink_is_refused(tmp_path: Path) -> None:
     elsewhere.mkdir()
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "run-1.1").symlink_to(elsewhere)
-    with pytest.raises(UnsafeRunDir):
+    with pytest.raises(AutomiumError) as raised:
         RunDir(tmp_path / "out", "run-1.1", "artifacts/x").create()
+    assert raised.value.code.value == "unwritable_output"
 
 
 def test_a_file_is_never_written_through_a_symlink_inside_the_run_directory(

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cases import COMPARE
+from tests.cases import COMPARE, reference_journey
 from tests.safety.raw_stdio import PROTOCOL_VERSION, SERVER, call, request, without_coverage
 
 pytestmark = pytest.mark.subprocess
@@ -99,7 +99,9 @@ def _answer_for(stdout: object, wanted: str, seen: list[int]) -> None:
     raise AssertionError(f"stdout ended before the answer to {wanted!r}")
 
 
-def flood(tmp_path: Path, warm_up: bytes, lines: list[bytes]) -> Flooded:
+def flood(
+    tmp_path: Path, warm_up: bytes, lines: list[bytes], stalled_seconds: float = STALLED_SECONDS
+) -> Flooded:
     with _server(tmp_path) as server:
         assert server.stdin is not None
         assert server.stdout is not None
@@ -118,7 +120,7 @@ def flood(tmp_path: Path, warm_up: bytes, lines: list[bytes]) -> Flooded:
 
         writer = _Writer(stdin, lines)
         writer.start()
-        while writer.is_alive() and time.monotonic() - writer.last_progress < STALLED_SECONDS:
+        while writer.is_alive() and time.monotonic() - writer.last_progress < stalled_seconds:
             time.sleep(0.1)
         assert writer.is_alive(), "the server read every line without being read: no flood"
         stalled, peak = _memory_kib(server.pid, "VmRSS"), _memory_kib(server.pid, "VmHWM")
@@ -153,6 +155,21 @@ def _cancel(request_id: object) -> bytes:
     ).encode()
 
 
+def _big_compile() -> tuple[str, dict[str, object]]:
+    """A compile call near the 1 MiB bound of arguments, asking for both exports: an answer
+    of ~2.4 MB, ~6 MiB of the SDK's objects."""
+    journey = reference_journey()
+    fill = journey["steps"][1]
+    steps = [dict(fill, id=f"s{i}", value="m" * 400, note="n" * 400) for i in range(998)]
+    on_home = {"id": "on-home", "kind": "route_is", "route": "home", "afterStep": "s0"}
+    journey |= {
+        "steps": [journey["steps"][0], *steps, journey["steps"][2]],
+        "assertions": [on_home],
+        "export": ["ts", "py"],
+    }
+    return "automium_compile_journey", journey
+
+
 COMPARE_CALL = ("automium_compare_planners", COMPARE)
 SHAPES = {
     "compare_planners calls with one id": (
@@ -172,12 +189,22 @@ SHAPES = {
         [call(i, *COMPARE_CALL) for i in range(COMPARES)],
     ),
 }
+# Each big compile keeps the server from reading for ~2 s, so the server has stopped reading
+# only once the client has not written for longer: without a bound on the bytes owed, it
+# read all 24 (and owed ~6 MiB apiece), and no flood was seen.
+BIG_COMPILES = "big compile calls with exports"
+STALLED_FOR = {BIG_COMPILES: 8.0}
+if IN_CI:  # each is computed in full once read
+    SHAPES[BIG_COMPILES] = (
+        call("warm-up", *_big_compile()),
+        [call(i, *_big_compile()) for i in range(24)],
+    )
 
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_client_that_never_reads_cannot_grow_the_server(shape: str, tmp_path: Path) -> None:
     warm_up, lines = SHAPES[shape]
-    seen = flood(tmp_path, warm_up, lines)
+    seen = flood(tmp_path, warm_up, lines, STALLED_FOR.get(shape, STALLED_SECONDS))
     _report(shape, len(lines), seen)
     assert seen.peak_kib < RSS_BOUND * seen.idle_kib
     assert seen.drained_kib < RSS_BOUND * seen.idle_kib

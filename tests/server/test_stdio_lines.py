@@ -345,3 +345,27 @@ def test_the_wire_fuzzer_draws_every_class() -> None:
     print(f"\nwire fuzzer, lines drawn per class: {dict(sorted(DRAWN.items()))}")
     if DRAWN:
         assert len(DRAWN) == 7
+
+
+@pytest.mark.anyio
+async def test_the_answers_owed_are_bounded_in_bytes_not_only_in_count() -> None:
+    pending = PendingAnswers(limit=64, max_bytes=1000)
+    pending.expect(1)
+    pending.sized(1, 600)  # made, not written: the client does not read
+    pending.expect(2)  # not made yet: as big as the largest answer lately, 600
+    assert pending.owed_bytes == 1200
+    with anyio.move_on_after(0.05) as waited:
+        await pending.room()
+    assert waited.cancelled_caught  # a third request waits, though only 2 of 64 are owed
+    pending.settle(1)
+    with anyio.fail_after(5):
+        await pending.room()
+    assert pending.owed_bytes == 600
+
+
+@pytest.mark.anyio
+async def test_one_answer_bigger_than_the_bound_is_still_let_through() -> None:
+    pending = PendingAnswers(limit=64, max_bytes=10)
+    pending.sized("x", 10_000)  # an answer of a request no longer owed: its size is kept
+    with anyio.fail_after(5):
+        await pending.room()

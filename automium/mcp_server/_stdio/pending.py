@@ -24,6 +24,8 @@ transport tells the SDK about the end of input only once nothing is owed, or aft
 
 from __future__ import annotations
 
+from collections import deque
+
 import anyio
 from mcp.shared.dispatcher import coerce_request_id
 from mcp.types import RequestId
@@ -37,13 +39,29 @@ dropped, and so do the reader and a client that writes on without reading. Witho
 count (ids counted once, a cancel freeing its slot at once), a client that never read
 made the server hold 1.19 GB after 20,000 calls."""
 
+MAX_OWED_BYTES = 4 * 1024 * 1024
+"""The JSON bytes of answers the server may owe at once, counted as the writer takes each
+answer from the SDK (an owed answer is held as its JSON line, not as the SDK's objects,
+which cost several times that) and, for an answer not made yet, as the largest of the last
+:data:`_SIZES_KEPT` answers. The next request waits while the bytes owed reach it; one
+answer is always let through. 4 MiB holds hundreds of ordinary answers (the largest v1
+answer of ordinary size, compare_planners, is 19 KB) and ~2 of the largest (a compile with
+both exports near the 1 MiB argument bound: ~2.4 MB). Measured with 32 such calls and a
+client that never reads: the server grew by ~160 MiB without this bound, ~16 MiB with it."""
+
+_SIZES_KEPT = 64
+
 
 class PendingAnswers:
     """The ids of requests owed an answer. Used on the event loop only."""
 
-    def __init__(self, limit: int = MAX_PENDING) -> None:
+    def __init__(self, limit: int = MAX_PENDING, max_bytes: int = MAX_OWED_BYTES) -> None:
         self._limit = limit
+        self._max_bytes = max_bytes
         self._owed: set[RequestId] = set()
+        self._sized: dict[RequestId, int] = {}  # owed answers already made: their bytes
+        self._bytes = 0
+        self._recent: deque[int] = deque(maxlen=_SIZES_KEPT)
         self._idle = anyio.Event()
         self._idle.set()
         self._freed = anyio.Event()
@@ -61,19 +79,35 @@ class PendingAnswers:
         if self._idle.is_set():
             self._idle = anyio.Event()
 
+    def sized(self, request_id: RequestId, size: int) -> None:
+        """The answer to ``request_id`` is made: ``size`` bytes of JSON, owed until written."""
+        key = coerce_request_id(request_id)
+        self._recent.append(size)
+        if key in self._owed and key not in self._sized:
+            self._sized[key] = size
+            self._bytes += size
+
+    @property
+    def owed_bytes(self) -> int:
+        """The bytes of the answers made and owed, and an estimate of those not made yet."""
+        unmade = len(self._owed) - len(self._sized)
+        return self._bytes + unmade * max(self._recent, default=0)
+
     def settle(self, request_id: RequestId) -> None:
         """The answer to ``request_id`` was written, or the SDK dropped it."""
         key = coerce_request_id(request_id)
         if key not in self._owed:
             return
         self._owed.discard(key)
+        self._bytes -= self._sized.pop(key, 0)
         self._freed.set()
         if not self._owed:
             self._idle.set()
 
     async def room(self) -> None:
-        """Return once fewer than the limit of answers are owed."""
-        while len(self._owed) >= self._limit:
+        """Return once fewer than the limit of answers are owed, and fewer bytes than
+        :data:`MAX_OWED_BYTES` (at least one answer is always let through)."""
+        while len(self._owed) >= self._limit or (self._owed and self.owed_bytes >= self._max_bytes):
             self._freed = anyio.Event()
             await self._freed.wait()
 

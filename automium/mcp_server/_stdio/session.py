@@ -3,8 +3,9 @@
 - the *reader* waits until stdin is readable, reads up to 64 KiB, frames lines
   (:mod:`.lines`) and decodes each one (:mod:`.decoding`): a message goes to the SDK, a
   refusal straight to stdout as a JSON-RPC error. It reads on only once the SDK has taken
-  every message of the chunk, and once fewer than 64 answers are owed (:mod:`.pending`).
-  At the end of input it waits for the answers still owed before the SDK learns of it;
+  every message of the chunk, and once fewer than 64 answers (and 4 MiB of them) are owed
+  (:mod:`.pending`). At the end of input it waits for the answers still owed before the
+  SDK learns of it;
 - the *writer* writes each outgoing line to stdout, which is non-blocking when it is a
   pipe or a socket: a line goes out at once while the pipe has room, and otherwise the
   task writing it waits until the client reads, never the loop;
@@ -19,14 +20,16 @@ Every way a session ends is a clean exit with code 0 and nothing on stderr but l
 closing (once what was asked is answered and written), SIGINT, SIGTERM (the MCP shutdown
 sequence: close stdin, then SIGTERM) and a closed stdout (the client is gone; noticed at
 the next write). Back-pressure is end to end: the SDK's streams have a zero-size buffer,
-the reader reads no further ahead than the SDK takes, at most 64 answers are owed, and an
-answer waits for the client to read the last one, so a client that floods stdin, or stops
-reading, is read only as fast as the server answers it and reads its answers.
+the reader reads no further ahead than the SDK takes, at most 64 answers and 4 MiB of their
+JSON are owed, and an answer waits for the client to read the last one, so a client that
+floods stdin, or stops reading, is read only as fast as the server answers it and reads
+its answers.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import os
 import signal
 from collections.abc import AsyncIterator
@@ -103,18 +106,41 @@ async def _write_answers(
     pending: PendingAnswers,
     answered: anyio.Event,
 ) -> None:
-    async with messages:
-        async for message in messages:
-            # As the SDK's stdio writer serialises (aliases, only the fields set).
-            text = message.message.model_dump_json(by_alias=True, exclude_unset=True)
-            await stdout.write(text.encode())
-            answer = message.message
-            if (
-                isinstance(answer, types.JSONRPCResponse | types.JSONRPCError)
-                and answer.id is not None
-            ):
-                pending.settle(answer.id)
+    """Take each message from the SDK at once, as its JSON line (the SDK's objects, ~8x its
+    size, are freed), and write the lines in order: what a client that does not read is
+    owed is held as bytes, which :class:`~.pending.PendingAnswers` bounds."""
+    lines_in, lines_out = anyio.create_memory_object_stream[tuple[bytes, types.RequestId | None]](
+        math.inf
+    )
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(_write_lines, lines_out, stdout, pending)
+        async with messages, lines_in:
+            async for message in messages:
+                # As the SDK's stdio writer serialises (aliases, only the fields set).
+                answer = message.message
+                line = answer.model_dump_json(by_alias=True, exclude_unset=True).encode()
+                answer_id = (
+                    answer.id
+                    if isinstance(answer, types.JSONRPCResponse | types.JSONRPCError)
+                    else None
+                )
+                if answer_id is not None:
+                    pending.sized(answer_id, len(line))
+                del message, answer
+                lines_in.send_nowait((line, answer_id))
     answered.set()  # the SDK is done and all it said is written
+
+
+async def _write_lines(
+    lines: MemoryObjectReceiveStream[tuple[bytes, types.RequestId | None]],
+    stdout: _Stdout,
+    pending: PendingAnswers,
+) -> None:
+    async with lines:
+        async for line, answer_id in lines:
+            await stdout.write(line)
+            if answer_id is not None:
+                pending.settle(answer_id)
 
 
 async def _read(

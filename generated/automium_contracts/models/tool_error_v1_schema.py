@@ -63,6 +63,9 @@ class ErrorCode(StrEnum):
     MISSING_SHARDS = "missing_shards"
     MIXED_CORPUS_VERSIONS = "mixed_corpus_versions"
     MIXED_SHARD_RUNS = "mixed_shard_runs"
+    OUTPUT_TAKEN = "output_taken"
+    UNWRITABLE_OUTPUT = "unwritable_output"
+    DISK_FULL = "disk_full"
 
 
 class Problem(BaseModel):
