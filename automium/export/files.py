@@ -11,6 +11,7 @@ from automium.export import python, typescript
 from automium.export.plan import ExportPlan, plan
 from automium.journeys.checking import check_journey
 from automium.journeys.page_checks import Walk
+from automium.journeys.whole_numbers import whole_numbers
 
 _RENDERERS: dict[str, tuple[Callable[[ExportPlan], str], Callable[[ExportPlan], str]]] = {
     "ts": (typescript.file_name, typescript.render),
@@ -50,4 +51,4 @@ def export_journey(document: object, formats: Iterable[str]) -> list[ExportedFil
         raise AutomiumError(checked.problems)
     assert isinstance(document, dict)  # a valid journey: an object, followed page by page
     assert checked.walk is not None
-    return exported_files(document, checked.walk, formats)
+    return exported_files(whole_numbers(document), checked.walk, formats)

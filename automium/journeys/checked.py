@@ -18,6 +18,7 @@ from automium.errors import AutomiumError
 from automium.journeys.checking import Checked, check_journey
 from automium.journeys.page_checks import Unchecked, Walk, Warning
 from automium.journeys.refs import journey_ref
+from automium.journeys.whole_numbers import whole_numbers
 
 
 class CheckedJourney:
@@ -76,7 +77,7 @@ def accepted(document: object, checked: Checked, *, model: Journey | None = None
     # Accepted: a journey object, whose app and fixture are known, so its pages were walked.
     assert isinstance(document, Mapping)
     assert checked.walk is not None
-    return CheckedJourney(document, checked.walk, model=model)
+    return CheckedJourney(whole_numbers(document), checked.walk, model=model)
 
 
 @cache  # the corpus is checked in: its journeys never change while serving

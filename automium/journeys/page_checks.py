@@ -39,6 +39,7 @@ from automium.journeys.page_walk import (
     Change,
     Location,
     activate,
+    app_refuses,
     go_back,
     open_route,
     submit_target,
@@ -98,9 +99,22 @@ class _Walker(AssertionChecks):
                 )
             self.index = index
             found = len(self.result.problems)
+            marks = len(self.result.unchecked)
+            self.doubt = (
+                "" if step.get("intent") == "navigate" or location is None else location.doubt
+            )
             after, element, happened = self._step(step, path, location)
             if len(self.result.problems) > found:
                 self.todos = None  # what a refused step meant to do to the list is unknown
+            if after is not None:
+                after = self._redrafted(after, happened)
+                loaded = any(c.kind == "load" for c in happened)
+                if len(self.result.unchecked) > marks and loaded and not self.doubt:
+                    # A step only a run can settle took the journey somewhere: whether it
+                    # arrived there is for the run too.
+                    self.doubt = self.result.unchecked[-1].message
+                if self.doubt != after.doubt:
+                    after = replace(after, doubt=self.doubt)
             self.since = str(step.get("id", ""))
             self.result.visits.append(
                 Visit(
@@ -114,10 +128,21 @@ class _Walker(AssertionChecks):
                 )
             )
             location = after
+            if after is not None:
+                self.drafted.setdefault(after.route, set()).update(i for i, _ in after.values)
         for index, assertion in enumerate(_items(document.get("assertions"))):
             if isinstance(assertion, dict) and not self._refused(pointer("assertions", index)):
                 self._assertion(assertion, pointer("assertions", index))
         return self.result
+
+    def _redrafted(self, after: Location, happened: Sequence[Change]) -> Location:
+        """A page loaded again after the journey set its fields: an app may keep a draft
+        ("Edit transfer" brings the amount back, formatted), so their values are unknown."""
+        if not any(c.kind in ("load", "back") for c in happened):
+            return after
+        for index in sorted(self.drafted.get(after.route, ())):
+            after = after.set_value(index, None)
+        return after
 
     def _start_warnings(self, steps: Sequence[Step]) -> None:
         if not steps:
@@ -303,6 +328,9 @@ class _Walker(AssertionChecks):
         if intent in ("fill", "clear", "select_option"):
             typed = "" if intent == "clear" else normalized(str(step.get("value", "")))
             self.typed.add(typed)
+            if intent == "select_option":
+                # The step names the label; the select then reads the option's value.
+                typed = observed.chosen_value(element, typed, location)
             return focused.set_value(element.index, typed), element, []
         if intent in ("check", "uncheck") or (intent == "click" and element.role in _CHECK_ROLES):
             focused = self._toggle(step, path, focused, element)
@@ -316,7 +344,13 @@ class _Walker(AssertionChecks):
                 )
         if intent not in ("click", "check", "uncheck"):
             # upload_file moves the focus; hover, wait_for and scroll do not.
-            return (focused if intent == "upload_file" else location), element, []
+            if intent == "upload_file":
+                # What a file input holds is what the app checks a form by, not the model.
+                return focused.set_value(element.index, None), element, []
+            return location, element, []
+        refused = self._app_refuses(step, path, focused, element)
+        if refused is not None:
+            return refused, element, []
         after, happened = activate(focused, element)
         if after is None:
             self._lose(step, path, f"{element.line()} is a link the page model does not follow")
@@ -425,12 +459,36 @@ class _Walker(AssertionChecks):
             after, happened = activate(location, target)
             # TodoMVC empties the field once it adds the todo.
             return (after.set_value(focused.index, "") if after else None), element, happened
+        refused = self._app_refuses(step, path, location, target)
+        if refused is not None:
+            return refused, element, []
         after, happened = activate(location, target)
         if after is None:
             self._lose(
                 step, path, f"Enter activates {target.line()}, which the model does not follow"
             )
         return after, element, happened
+
+    def _app_refuses(
+        self, step: Step, path: str, location: Location, element: Element
+    ) -> Location | None:
+        """The page when the app refuses to act on ``element`` (a required field beside it
+        is empty: the app says so and stays); ``None`` when it acts, or may: then the page
+        after the step is in doubt, and so are the assertions on it."""
+        if not (element.annotated("effects") or element.annotated("submit")):
+            return None
+        refuses = app_refuses(location, element)
+        if refuses:
+            return location
+        if refuses is None:
+            why = (
+                f"step {quoted(step.get('id'))}: whether the app accepts "
+                f"{element.line(location.view.name(element))} depends on a required field's "
+                "value, which the model does not follow"
+            )
+            self._unchecked(path, UncheckedReason.DYNAMIC_VALUE, why)
+            self.doubt = why
+        return None
 
     def _actionable(self, step: Step, path: str, location: Location, element: Element) -> bool:
         """Whether ``step`` can act on ``element``; a problem when it cannot."""
@@ -442,7 +500,7 @@ class _Walker(AssertionChecks):
             dialog = location.view.template.elements[location.dialog or 0]
             reason = f"{line} is behind the open {dialog.line()}; close the dialog first"
         elif intent in _NEEDS_ENABLED and "disabled" in location.view.states[element.index]:
-            reason = f"{line} is disabled in {self.fixture.id}"
+            reason = self._disabled(step, path, location, element)
         elif intent in ("fill", "clear") and element.role not in FIELD_ROLES:
             reason = f"{intent} needs a text field, and {line} is not one"
         elif intent in ("fill", "clear") and observed.is_select(element, location):
@@ -465,6 +523,21 @@ class _Walker(AssertionChecks):
         elif intent == "fill":
             self._secret(step, path, element)
         return True
+
+    def _disabled(self, step: Step, path: str, location: Location, element: Element) -> str | None:
+        """Why a disabled element refuses the step; ``None`` (and an unchecked mark) when
+        it is inside a ``[dynamic]`` node, whose state is the sample's: a second page of
+        results enables "Previous page", and only a run knows the page."""
+        line = element.line(location.view.name(element))
+        if not observed.in_dynamic_list(element, location):
+            return f"{line} is disabled in {self.fixture.id}"
+        self._unchecked(
+            path,
+            UncheckedReason.DYNAMIC_PRESENCE,
+            f"step {quoted(step.get('id'))}: whether {line} is enabled on "
+            f"{location.route} depends on the app's data at run time",
+        )
+        return None
 
     def _option(self, step: Step, path: str, location: Location, element: Element) -> None:
         value = step.get("value")
