@@ -235,7 +235,8 @@ class AssertionChecks(TargetChecks):
                 ),
             )
             return
-        wanted = normalized(expected)
+        # toHaveValue compares a value exactly; a text is compared normalised.
+        wanted = expected if kind == "value_equals" else normalized(expected)
         holds = wanted in actual if kind == "text_contains" else actual == wanted
         if not holds:
             verb = "contain" if kind == "text_contains" else "equal"

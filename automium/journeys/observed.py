@@ -60,7 +60,8 @@ def uncertain(element: Element, location: Location) -> bool:
     elements = location.view.template.elements
     after = element.index + 1
     has_children = after < len(elements) and element.index in elements[after].ancestors
-    return element.dynamic and not has_children
+    # A dynamic field is always there: what varies is the value the app fills in.
+    return element.dynamic and not has_children and element.role not in FIELD_ROLES
 
 
 def is_select(element: Element, location: Location) -> bool:

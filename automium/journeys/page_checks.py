@@ -326,12 +326,26 @@ class _Walker(AssertionChecks):
         if intent == "press_key":
             return self._key(step, path, focused, element)
         if intent in ("fill", "clear", "select_option"):
-            typed = "" if intent == "clear" else normalized(str(step.get("value", "")))
-            self.typed.add(typed)
-            if intent == "select_option":
-                # The step names the label; the select then reads the option's value.
-                typed = observed.chosen_value(element, typed, location)
-            return focused.set_value(element.index, typed), element, []
+            raw = "" if intent == "clear" else str(step.get("value", ""))
+            self.typed.add(normalized(raw))
+            if "secretRef" in step:
+                # The run types the secret: the field is not empty, its text unknown here.
+                secret = replace(focused, secrets=focused.secrets | {element.index})
+                return secret.set_value(element.index, None), element, []
+            if intent != "select_option":
+                # A field holds what was typed, spaces and all, as toHaveValue reads it.
+                return focused.set_value(element.index, raw), element, []
+            # The step names the label; the select then reads the option's value.
+            chosen = focused.set_value(
+                element.index, observed.chosen_value(element, normalized(raw), location)
+            )
+            if not element.annotated("effects"):
+                return chosen, element, []
+            after, happened = activate(chosen, element)  # a select that loads a page
+            if after is not None:
+                # Whether the page it loads keeps the choice is the app's to say.
+                after = after.set_value(element.index, None)
+            return after, element, happened
         if intent in ("check", "uncheck") or (intent == "click" and element.role in _CHECK_ROLES):
             focused = self._toggle(step, path, focused, element)
             if self.todos is not None and (element.role, element.name) == todo_state.TOGGLE_ALL:
@@ -456,6 +470,8 @@ class _Walker(AssertionChecks):
                 self.todos = None  # a key changed it in a way the model does not follow
             elif typed:
                 self.todos = self.todos.added(typed)
+            else:
+                return location, element, []  # nothing typed: TodoMVC adds nothing
             after, happened = activate(location, target)
             # TodoMVC empties the field once it adds the todo.
             return (after.set_value(focused.index, "") if after else None), element, happened

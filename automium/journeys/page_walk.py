@@ -54,6 +54,7 @@ class Location:
     # Why the app may have gone elsewhere than this page (a step whose outcome only a run
     # knows); empty when the model is sure. Kept until the next navigate.
     doubt: str = ""
+    secrets: frozenset[int] = frozenset()  # fields filled from a secretRef: not empty
 
     def set_value(self, index: int, value: str | None) -> Location:
         return replace(
@@ -176,6 +177,8 @@ def app_refuses(location: Location, element: Element) -> bool | None:
     ``[required]`` field beside it (in its form, else under its parent) is known to be
     empty, ``None`` when one holds what the model does not follow, ``False`` otherwise."""
     elements = location.view.template.elements
+    if location.unsure:
+        return None  # a refused step before may have meant to fill it
     if element.form is not None:
         scope = [e for e in elements if e.form == element.form]
     elif element.ancestors:
@@ -189,6 +192,8 @@ def app_refuses(location: Location, element: Element) -> bool | None:
         was_set, value = location.journey_value(field.index)
         if not was_set:
             value = field.value or ""
+        if field.index in location.secrets or (not was_set and field.dynamic):
+            continue  # a secret the run types, or what the app filled in: not empty
         if value is None:
             unknown = True
         elif not value.strip():

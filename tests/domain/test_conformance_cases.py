@@ -26,7 +26,7 @@ def test_a_select_value_refusal_names_each_value_with_its_label() -> None:
     assert (problem.code, problem.path, problem.allowed) == (
         ErrorCode.ASSERTION_CONTRADICTED,
         "/assertions/0/expected",
-        ("price-asc",),
+        ("relevance",),
     )
     assert problem.message.endswith(
         '"relevance" (labelled "Relevance"), "price-asc" (labelled "Price: low to high"), '
