@@ -108,6 +108,7 @@ class _Walker(AssertionChecks):
                 self.todos = None  # what a refused step meant to do to the list is unknown
             if after is not None:
                 after = self._redrafted(after, happened)
+                self._session(step, path, location, after, happened)
                 loaded = any(c.kind == "load" for c in happened)
                 if len(self.result.unchecked) > marks and loaded and not self.doubt:
                     # A step only a run can settle took the journey somewhere: whether it
@@ -134,6 +135,38 @@ class _Walker(AssertionChecks):
             if isinstance(assertion, dict) and not self._refused(pointer("assertions", index)):
                 self._assertion(assertion, pointer("assertions", index))
         return self.result
+
+    def _session(
+        self,
+        step: Step,
+        path: str,
+        before: Location | None,
+        after: Location,
+        happened: Sequence[Change],
+    ) -> None:
+        """Follow signing out: a click that lands on a sign-in page ends the session the
+        fixture starts with, and leaving that page by an effect (signing in) starts one.
+        While signed out, which page a navigate or go_back shows is the app's to say (it
+        may send the journey to sign in): the step is unchecked and its page in doubt."""
+        loaded = any(c.kind == "load" for c in happened)
+        intent = step.get("intent")
+        if intent in ("navigate", "go_back") and self.signed_out:
+            why = (
+                f"step {quoted(step.get('id'))}: the journey signed out at step "
+                f"{quoted(self.signed_out)}, so whether the app opens {after.route} is for a run"
+            )
+            self._unchecked(path, UncheckedReason.UNKNOWN_PAGE, why)
+            self.doubt = why
+        elif loaded and before is not None and _signs_in(before) and not _signs_in(after):
+            self.signed_out = ""
+        elif (
+            loaded
+            and intent in ("click", "press_key")
+            and _signs_in(after)
+            and before is not None
+            and not _signs_in(before)
+        ):
+            self.signed_out = str(step.get("id", ""))
 
     def _redrafted(self, after: Location, happened: Sequence[Change]) -> Location:
         """A page loaded again after the journey set its fields: an app may keep a draft
@@ -326,26 +359,7 @@ class _Walker(AssertionChecks):
         if intent == "press_key":
             return self._key(step, path, focused, element)
         if intent in ("fill", "clear", "select_option"):
-            raw = "" if intent == "clear" else str(step.get("value", ""))
-            self.typed.add(normalized(raw))
-            if "secretRef" in step:
-                # The run types the secret: the field is not empty, its text unknown here.
-                secret = replace(focused, secrets=focused.secrets | {element.index})
-                return secret.set_value(element.index, None), element, []
-            if intent != "select_option":
-                # A field holds what was typed, spaces and all, as toHaveValue reads it.
-                return focused.set_value(element.index, raw), element, []
-            # The step names the label; the select then reads the option's value.
-            chosen = focused.set_value(
-                element.index, observed.chosen_value(element, normalized(raw), location)
-            )
-            if not element.annotated("effects"):
-                return chosen, element, []
-            after, happened = activate(chosen, element)  # a select that loads a page
-            if after is not None:
-                # Whether the page it loads keeps the choice is the app's to say.
-                after = after.set_value(element.index, None)
-            return after, element, happened
+            return self._set(step, focused, element, location)
         if intent in ("check", "uncheck") or (intent == "click" and element.role in _CHECK_ROLES):
             focused = self._toggle(step, path, focused, element)
             if self.todos is not None and (element.role, element.name) == todo_state.TOGGLE_ALL:
@@ -362,12 +376,35 @@ class _Walker(AssertionChecks):
                 # What a file input holds is what the app checks a form by, not the model.
                 return focused.set_value(element.index, None), element, []
             return location, element, []
-        refused = self._app_refuses(step, path, focused, element)
-        if refused is not None:
-            return refused, element, []
-        after, happened = activate(focused, element)
+        after, happened = self._activate(step, path, focused, element)
         if after is None:
             self._lose(step, path, f"{element.line()} is a link the page model does not follow")
+        return after, element, happened
+
+    def _set(self, step: Step, focused: Location, element: Element, location: Location) -> Outcome:
+        """A fill, clear or select_option: what the field holds after it."""
+        intent = step.get("intent")
+        raw = "" if intent == "clear" else str(step.get("value", ""))
+        self.typed.add(normalized(raw))
+        if "secretRef" in step:
+            # The run types the secret: the field is not empty, its text unknown here.
+            secret = replace(focused, secrets=focused.secrets | {element.index})
+            return secret.set_value(element.index, None), element, []
+        if intent != "select_option":
+            # A field holds what was typed, as toHaveValue reads it; spaces around it
+            # are the input's to keep or drop (an email input drops them).
+            kept = raw if raw == raw.strip() and not element.dynamic else None
+            return focused.set_value(element.index, kept), element, []
+        # The step names the label; the select then reads the option's value.
+        chosen = focused.set_value(
+            element.index, observed.chosen_value(element, normalized(raw), location)
+        )
+        if not element.annotated("effects"):
+            return chosen, element, []
+        after, happened = activate(chosen, element)  # a select that loads a page
+        if after is not None:
+            # Whether the page it loads keeps the choice is the app's to say.
+            after = after.set_value(element.index, None)
         return after, element, happened
 
     def _toggle(self, step: Step, path: str, location: Location, element: Element) -> Location:
@@ -475,15 +512,49 @@ class _Walker(AssertionChecks):
             after, happened = activate(location, target)
             # TodoMVC empties the field once it adds the todo.
             return (after.set_value(focused.index, "") if after else None), element, happened
-        refused = self._app_refuses(step, path, location, target)
-        if refused is not None:
-            return refused, element, []
-        after, happened = activate(location, target)
+        after, happened = self._activate(step, path, location, target)
         if after is None:
             self._lose(
                 step, path, f"Enter activates {target.line()}, which the model does not follow"
             )
         return after, element, happened
+
+    def _activate(
+        self, step: Step, path: str, location: Location, element: Element
+    ) -> tuple[Location | None, list[Change]]:
+        """Activate ``element``, unless the app refuses to (then the page stays)."""
+        refused = self._app_refuses(step, path, location, element)
+        if refused is not None:
+            return refused, []
+        self._again(step, path, location, element)
+        return activate(location, element)
+
+    def _again(self, step: Step, path: str, location: Location, element: Element) -> None:
+        """A reveal whose nodes are already shown: an app may hide them again (a toggle),
+        so what the page shows after it is for a run."""
+        effects = element.annotated("effects") or ()
+        reveals = [e for e in effects if e.kind == "reveal"]
+        inside = [i for i in element.ancestors if i in location.revealed]
+        if not effects and element.role == "button" and inside:
+            why = (
+                f"step {quoted(step.get('id'))}: what "
+                f"{element.line(location.view.name(element))} does to the part of the page "
+                "it is in (revealed by an earlier step) the page model does not say"
+            )
+            self._unchecked(path, UncheckedReason.DYNAMIC_PRESENCE, why)
+            self.doubt = why
+            return
+        if not reveals or len(reveals) != len(effects):
+            return
+        shown = {location.view.template.by_ref[r.root] for e in reveals for r in e.refs}
+        if shown <= location.revealed:
+            why = (
+                f"step {quoted(step.get('id'))}: "
+                f"{element.line(location.view.name(element))} reveals what is already shown, "
+                "and a second activation may hide it again"
+            )
+            self._unchecked(path, UncheckedReason.DYNAMIC_PRESENCE, why)
+            self.doubt = why
 
     def _app_refuses(
         self, step: Step, path: str, location: Location, element: Element
@@ -621,6 +692,11 @@ class _Walker(AssertionChecks):
             pointer(*parts(path), "fileRef"),
             files,
         )
+
+
+def _signs_in(location: Location) -> bool:
+    """A sign-in page: one with a password field."""
+    return any(e.secret == "password" for e in location.view.elements())
 
 
 def _moved(location: Location | None, key: object) -> tuple[Location | None, list[Change]]:
