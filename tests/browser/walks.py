@@ -364,3 +364,42 @@ def _keep_counts(walked: Outcome, shrunk: Outcome) -> Outcome:
 
 def walked_steps(walked: Sequence[WalkedStep]) -> list[Step]:
     return [w.step for w in walked]
+
+
+def walk_all(budget: Budget, progress: Callable[[str], None] = lambda _: None) -> Totals:
+    """``budget`` walks of every owned app's fixtures, in one Chromium: the totals."""
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - only for a whole run
+
+    from automium import corpus  # noqa: PLC0415
+    from automium.execution.chromium import launch  # noqa: PLC0415
+
+    totals = Totals()
+    with sync_playwright() as driver:
+        browser = launch(driver)
+        for fixture in corpus.fixtures():
+            if fixture.app_id not in proof.owned_apps():
+                continue
+            progress(f"walks of {fixture.id}")
+            session = proof.Session.open(browser, fixture.id)
+            try:
+                for outcome in walk_fixture(session, budget):
+                    totals.add(outcome)
+            finally:
+                session.close()
+        browser.close()
+    return totals
+
+
+def render(budget: Budget, totals: Totals) -> str:
+    """The walks' figures, as ``make bench`` reports them."""
+    share = totals.unknown / totals.steps if totals.steps else 0.0
+    per_step = totals.seconds / totals.steps if totals.steps else 0.0
+    lines = [
+        f"walks: {totals.walks} ({budget.walks} per fixture, up to {budget.length} steps each)",
+        f"steps: {totals.steps}",
+        f"disagreements: {len(totals.found)}",
+        f"steps the model said it does not know: {totals.unknown} ({share:.0%})",
+        f"seconds per walk step: {per_step:.3f}",
+    ]
+    lines += [f"  {o.fixture.id}: {o.disagreement}" for o in totals.found]
+    return "\n".join(lines)
