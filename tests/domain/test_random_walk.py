@@ -13,7 +13,8 @@ from automium import corpus
 from automium.contracts import Fixture
 from automium.journeys.random_walk import choices, choose, follow, walk
 
-FIXTURES = [f.id for f in corpus.fixtures()]
+# One fixture per app keeps the quick tier quick; the browser tier walks them all.
+FIXTURES = list({f.app_id: f.id for f in reversed(corpus.fixtures())}.values())
 
 
 def _fixture(fixture_id: str) -> Fixture:
@@ -23,17 +24,17 @@ def _fixture(fixture_id: str) -> Fixture:
 @pytest.mark.parametrize("fixture_id", FIXTURES)
 def test_the_same_seed_gives_the_same_walk(fixture_id: str) -> None:
     fixture = _fixture(fixture_id)
-    first = [w.step for w in walk(fixture, 7, 8)]
-    assert first == [w.step for w in walk(fixture, 7, 8)]
+    first = [w.step for w in walk(fixture, 7, 6)]
+    assert first == [w.step for w in walk(fixture, 7, 6)]
     assert first[0]["intent"] == "navigate"
-    others = {tuple(map(repr, (w.step for w in walk(fixture, seed, 6)))) for seed in range(3)}
+    others = {tuple(map(repr, (w.step for w in walk(fixture, seed, 5)))) for seed in range(3)}
     assert len(others) > 1  # seeds differ: not one walk whatever the seed
 
 
 @pytest.mark.parametrize("fixture_id", FIXTURES)
 def test_each_step_after_the_first_is_one_the_model_offered(fixture_id: str) -> None:
     fixture = _fixture(fixture_id)
-    walked = walk(fixture, 3, 6)
+    walked = walk(fixture, 3, 5)
     for before, step in itertools.pairwise(walked):
         location = before.visit.after
         assert location is not None
