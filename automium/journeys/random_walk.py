@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any
 
 from automium import corpus
-from automium.contracts import Fixture, to_document
+from automium.contracts import Fixture, Intent, to_document
 from automium.journeys import observed, targets
 from automium.journeys.checking import check_journey
 from automium.journeys.page_checks import Visit
@@ -71,7 +71,7 @@ def choices(location: Location, fixture: Fixture, values: Values | None = None) 
         typed = (values or {}).get((element.role, name), ())
         found.extend(_steps_on(element, location, fixture, target, typed))
     if location.history:
-        found.append({"intent": "go_back"})
+        found.append({"intent": Intent.GO_BACK})
     return found
 
 
@@ -98,31 +98,31 @@ def _steps_on(
     role = element.role
     if observed.is_select(element, location):
         for label in observed.options(element, location):
-            yield {"intent": "select_option", "target": target, "value": label}
+            yield {"intent": Intent.SELECT_OPTION, "target": target, "value": label}
     elif role in FIELD_ROLES:
         kind = element.secret
         if kind:
             refs = [r.root for r in fixture.secret_refs if r.root.endswith(f"#{kind}")]
-            yield from ({"intent": "fill", "target": target, "secretRef": r} for r in refs)
+            yield from ({"intent": Intent.FILL, "target": target, "secretRef": r} for r in refs)
         else:
             for value in (*values, *EDGE_VALUES):
-                yield {"intent": "fill", "target": target, "value": value}
-            yield {"intent": "clear", "target": target}
-        yield {"intent": "press_key", "target": target, "key": "Enter"}
+                yield {"intent": Intent.FILL, "target": target, "value": value}
+            yield {"intent": Intent.CLEAR, "target": target}
+        yield {"intent": Intent.PRESS_KEY, "target": target, "key": "Enter"}
     elif role in _BOXES:
-        yield {"intent": "click", "target": target}
+        yield {"intent": Intent.CLICK, "target": target}
         yield {
-            "intent": "uncheck" if location.is_checked(element) else "check",
+            "intent": Intent.UNCHECK if location.is_checked(element) else Intent.CHECK,
             "target": target,
         }
     elif role == "radio":
-        yield {"intent": "check", "target": target}
+        yield {"intent": Intent.CHECK, "target": target}
     elif role in _CLICKS and not element.annotated("accepts_files"):
-        yield {"intent": "click", "target": target}
+        yield {"intent": Intent.CLICK, "target": target}
         if role in ("button", "link"):
-            yield {"intent": "press_key", "target": target, "key": "Enter"}
+            yield {"intent": Intent.PRESS_KEY, "target": target, "key": "Enter"}
     if role in ("dialog", "alertdialog") or location.dialog == element.index:
-        yield {"intent": "press_key", "key": "Escape"}
+        yield {"intent": Intent.PRESS_KEY, "key": "Escape"}
 
 
 def navigations(fixture: Fixture) -> list[Step]:
@@ -132,9 +132,11 @@ def navigations(fixture: Fixture) -> list[Step]:
         if ":" in route.path:
             for entity in fixture.entities:
                 if entity.route == route.id:
-                    found.append({"intent": "navigate", "route": route.id, "entity": entity.id})
+                    found.append(
+                        {"intent": Intent.NAVIGATE, "route": route.id, "entity": entity.id}
+                    )
         else:
-            found.append({"intent": "navigate", "route": route.id})
+            found.append({"intent": Intent.NAVIGATE, "route": route.id})
     return found
 
 
@@ -160,7 +162,7 @@ def fixture_values(app_id: str) -> Values:
             continue
         for step in to_document(journey)["steps"]:
             target = step.get("target")
-            if step.get("intent") == "fill" and isinstance(step.get("value"), str) and target:
+            if step.get("intent") == Intent.FILL and isinstance(step.get("value"), str) and target:
                 key = (str(target.get("role")), str(target.get("name")))
                 found.setdefault(key, {})[step["value"]] = None
     return {key: tuple(values) for key, values in found.items()}
