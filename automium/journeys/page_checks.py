@@ -149,6 +149,10 @@ class _Walker(AssertionChecks):
             location = after
             if after is not None:
                 self.drafted.setdefault(after.route, set()).update(i for i, _ in after.values)
+                elements = after.view.template.elements
+                self.drafted_names.update(
+                    (elements[i].role, after.view.name(elements[i])) for i, _ in after.values
+                )
         for index, assertion in enumerate(_items(document.get("assertions"))):
             if isinstance(assertion, dict) and not self._refused(pointer("assertions", index)):
                 self._assertion(assertion, pointer("assertions", index))
@@ -191,8 +195,18 @@ class _Walker(AssertionChecks):
         ("Edit transfer" brings the amount back, formatted), so their values are unknown."""
         if not any(c.kind in ("load", "back") for c in happened):
             return after
-        for index in sorted(self.drafted.get(after.route, ())):
-            after = after.set_value(index, None)
+        view = after.view
+        names = {
+            (e.role, view.name(e))
+            for e in view.elements()
+            if e.index in self.drafted.get(after.route, ())
+        }
+        # A field of the same name on another route may be the same one: a single-page app
+        # (TodoMVC's filters) keeps what was typed in it across routes.
+        names |= self.drafted_names
+        for element in view.elements():
+            if (element.role, view.name(element)) in names and element.role in FIELD_ROLES:
+                after = after.set_value(element.index, None)
         return after
 
     def _start_warnings(self, steps: Sequence[Step]) -> None:
