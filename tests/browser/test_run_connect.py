@@ -13,12 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Browser, Playwright
 
 from automium.cli import _parser
+from automium.corpus import get_environment_profile
 from automium.execution import command
 from automium.execution.chromium import connect
-from automium.execution.contexts import block_outside
+from automium.execution.contexts import loopback_context
 from automium.hosting import AppServer
 from tests.browser_server import launch_server, missing
 from tests.export.runners import unavailable
@@ -33,22 +34,30 @@ def endpoint() -> Iterator[str]:
         yield found
 
 
+@pytest.fixture(scope="module")
+def remote(playwright_driver: Playwright, endpoint: str) -> Iterator[Browser]:
+    """The server's browser, on the tier's driver (a second sync driver on this thread
+    could not start while the tier's runs)."""
+    browser = connect(playwright_driver, endpoint)
+    yield browser
+    browser.close()
+
+
 def test_reference_journeys_pass_on_a_remote_browser_as_on_a_local_one(
-    endpoint: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    endpoint: str, remote: Browser, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = ["run", "todo-mvc", "bank-sandbox.transfer-to-savings", "--connect", endpoint]
     argv += ["--out", str(tmp_path), "--json"]
-    code = command.main(_parser().parse_args(argv))
+    code = command.main(_parser().parse_args(argv), remote)
     summaries = json.loads(capsys.readouterr().out)
     assert code == 0
     assert [s["verdict"] for s in summaries] == ["passed"] * 4
 
 
-def test_a_remote_browser_reaches_the_app_on_loopback_and_nothing_else(endpoint: str) -> None:
-    with AppServer("todo-mvc", "todo-mvc.empty") as server, sync_playwright() as playwright:
-        browser = connect(playwright, endpoint)
-        context = browser.new_context()
-        block_outside(context)  # as a run's context over --connect
+def test_a_remote_browser_reaches_the_app_on_loopback_and_nothing_else(remote: Browser) -> None:
+    profile = get_environment_profile("desktop-1280x720")
+    with AppServer("todo-mvc", "todo-mvc.empty") as server:
+        context = loopback_context(remote, profile, connected=True)  # as a run's, over --connect
         try:
             page = context.new_page()
             response = page.goto(server.url + "/")
@@ -63,7 +72,7 @@ def test_a_remote_browser_reaches_the_app_on_loopback_and_nothing_else(endpoint:
                 })"""
             )
         finally:
-            browser.close()
+            context.close()
     assert response is not None
     assert (response.status, fetched, socket) == (200, ["blocked", "blocked", 200], 1008)
 
