@@ -299,7 +299,7 @@ class _Walker(AssertionChecks):
         if (
             todos is None
             or "ref" in target
-            or step.get("intent") not in (Intent.CLICK, Intent.CHECK, Intent.UNCHECK)
+            or _todo_intent(step) not in (Intent.CLICK, Intent.CHECK, Intent.UNCHECK)
             or key not in (*todo_state.ROW_TARGETS, todo_state.CLEAR)
         ):
             return None
@@ -328,7 +328,7 @@ class _Walker(AssertionChecks):
     ) -> Outcome:
         """A toggle or Delete of one of TodoMVC's rows, picked by nth among those shown."""
         key = (target.get("role"), target.get("name"))
-        intent = step.get("intent")
+        intent = _todo_intent(step)
         where = pointer(*parts(path), "target")
         shown = todos.shown(location.route)
         nth = target.get("nth")
@@ -732,6 +732,12 @@ class _Walker(AssertionChecks):
             pointer(*parts(path), "fileRef"),
             files,
         )
+
+
+def _todo_intent(step: Step) -> object:
+    """A step's intent on TodoMVC's list: Enter on a row's button or box is a click."""
+    intent = step.get("intent")
+    return Intent.CLICK if intent == Intent.PRESS_KEY and step.get("key") == "Enter" else intent
 
 
 def _signs_in(location: Location) -> bool:
