@@ -40,7 +40,9 @@ STATES = (
     "invalid",
     "readonly",
 )
-VALUE_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "slider"})
+# An option's ': value' is its value attribute, what Playwright's toHaveValue reads of its
+# select once chosen (its name is the label a user sees).
+VALUE_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "slider", "option"})
 ENTITY_NAME = "{entity}"
 
 _LINE = re.compile(

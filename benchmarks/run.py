@@ -92,6 +92,22 @@ def _mutants_for_real(*, quick: bool) -> str:
     )
 
 
+def _walks(*, quick: bool) -> str:
+    """Differential conformance: seeded random walks of every fixture, each page model
+    compared with its app after every step (``tests/browser/test_walks.py`` asserts 0)."""
+    from tests.browser import test_walks, walks  # noqa: PLC0415 - Playwright, only here
+
+    budget = test_walks.QUICK if quick else test_walks.CI_BUDGET
+    totals = walks.walk_all(budget, _progress)
+    return (
+        "## Page models against their apps: random walks\n\n"
+        "Seeded walks chosen from what each page model says a user can do, run in headless "
+        "Chromium and compared with the model after every step (route, ARIA snapshot, "
+        "controls' state, field values); a step the model says it does not know is not "
+        "compared.\n\n```\n" + walks.render(budget, totals) + "\n```\n"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="tiny counts: a smoke run")
@@ -123,7 +139,11 @@ def main(argv: list[str] | None = None) -> int:
     _progress("compile's verdicts against real runs: the mutants' confusion matrix")
     verdicts = _mutants_for_real(quick=args.quick)
     print(verdicts)
-    args.output.write_text(render(results) + "\n" + runs + "\n" + verdicts, encoding="utf-8")
+    _progress("page models against their apps: random walks")
+    walked = _walks(quick=args.quick)
+    print(walked)
+    report = render(results) + "\n" + runs + "\n" + verdicts + "\n" + walked
+    args.output.write_text(report, encoding="utf-8")
     _progress(f"wrote {args.output} in {results.wall_s:.0f} s")
     return 0
 

@@ -44,12 +44,15 @@ CLASSES = (
     "lost-page",
     "wrong-branch",
     "prefix-state",
+    "walk",
 )
 """The classes of mistake a mutant makes; ``correct`` marks a correct dynamic variant.
 ``wrong-branch``: a guard that asks the opposite (visible for hidden), so the branch meant
 for one fixture runs in the other; ``prefix-state``: a journey that relies on the page its
 prefix leaves (its own first navigate dropped) starting from another journey of its fixture,
-which leaves the app elsewhere."""
+which leaves the app elsewhere. ``walk`` mutants start from seeded random walks, not
+reference journeys: they visit the states a new user reaches off the reference journeys'
+paths."""
 
 REFUSED, UNCHECKED, VALID = "refused", "valid-unchecked", "valid"
 VERDICTS = (REFUSED, UNCHECKED, VALID)
@@ -515,6 +518,80 @@ def mutants() -> list[Mutant]:
             found.append(Mutant(f"{reference.id}: {what}", "prefix-state", edited))
         found.append(Mutant(f"{reference.id}: as written", "correct", written))
     found.extend(correct_variants())
+    found.extend(walk_mutants())
+    return found
+
+
+WALK_SEEDS = range(4)
+WALK_LENGTH = 8
+
+
+def walk_mutants() -> list[Mutant]:
+    """From each seeded walk of each fixture (:mod:`automium.journeys.random_walk`), cut
+    where the model last knows the page: the walk asserting the route the model says it is
+    on (correct), another route (wrong), and a field's known value with more to it (wrong)."""
+    from automium.journeys.random_walk import walk  # noqa: PLC0415 - the walker's own cost
+
+    found: list[Mutant] = []
+    for fixture in corpus.fixtures():
+        for seed in WALK_SEEDS:
+            walked = walk(fixture, seed, WALK_LENGTH)
+            known = [i for i, w in enumerate(walked) if not w.unknown]
+            if not known or any(w.unknown for w in walked[: known[-1]]):
+                continue  # a walk the model stopped following before its end
+            last = known[-1]
+            location = walked[last].visit.after
+            assert location is not None
+            steps = [{"id": f"s{i}", **w.step} for i, w in enumerate(walked[: last + 1])]
+            journey: Document = {
+                "id": f"{fixture.app_id}.walk-{seed}",
+                "appId": fixture.app_id,
+                "fixtureId": fixture.id,
+                "goal": "Follow a seeded random walk and check where it ends",
+                "steps": steps,
+                "assertions": [],
+                "recovery": {
+                    "maxAttempts": 1,
+                    "strategies": ["retry_step"],
+                    "onExhausted": "fail_run",
+                },
+            }
+            after = f"s{last}"
+            name = f"{fixture.id} walk {seed}"
+            found.append(
+                Mutant(
+                    f"{name}: ends on {location.route}",
+                    "correct",
+                    _assert(journey, after, kind="route_is", route=location.route),
+                )
+            )
+            other = next(
+                r.id for r in corpus.get_app(fixture.app_id).routes if r.id != location.route
+            )
+            found.append(
+                Mutant(
+                    f"{name}: said to end on {other}",
+                    "walk",
+                    _assert(journey, after, kind="route_is", route=other),
+                )
+            )
+            for element in _shown(location):
+                value = observed.value(element, location)
+                if element.role in ("textbox", "searchbox") and value:
+                    found.append(
+                        Mutant(
+                            f"{name}: {element.line()} holds more",
+                            "walk",
+                            _assert(
+                                journey,
+                                after,
+                                kind="value_equals",
+                                target=_target(element, location),
+                                expected=value + " and more",
+                            ),
+                        )
+                    )
+                    break
     return found
 
 

@@ -152,7 +152,8 @@ def _render(rendering: Rendering, element: Element, depth: int) -> list[str]:
     if _echoes_name(view, element, below):
         below = []
     if not below:
-        if element.value is not None:
+        # An option's value is its value attribute, which no ARIA snapshot shows.
+        if element.value is not None and element.role != "option":
             return [f"{head}: {ANY if dynamic(view, element) else quoted(element.value)}"]
         return [head]
     lines = [f"{head}:"]

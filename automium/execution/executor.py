@@ -62,6 +62,7 @@ from automium.journeys.checked import CheckedJourney, checked_journey
 from automium.journeys.checking import check_journey
 from automium.journeys.node_captions import step_label
 from automium.journeys.page_checks import Visit
+from automium.journeys.whole_numbers import whole_numbers
 from automium.runs.submission import run_id_for
 from automium.runs.timeline import ALLOWED_INTENTS, decision_of
 
@@ -158,6 +159,7 @@ def run_journey(
     compile refuses runs anyway, on the pages its walk knows (a step past them acts on its
     target as written), so a false refusal shows up as a run that passes. It must still be
     a ``journey.v1`` document of a known app and fixture."""
+    document = whole_numbers(document)
     if not refused_too:
         find("automium_compile_journey").answer(document)  # refused exactly as compile refuses
         return _Run(document, checked_journey(document), browser, options).run()

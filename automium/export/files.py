@@ -12,6 +12,7 @@ from automium.export.plan import ExportPlan, plan
 from automium.journeys.checking import check_journey
 from automium.journeys.composition import Prefix
 from automium.journeys.page_checks import Walk
+from automium.journeys.whole_numbers import whole_numbers
 
 _RENDERERS: dict[str, tuple[Callable[[ExportPlan], str], Callable[[ExportPlan], str]]] = {
     "ts": (typescript.file_name, typescript.render),
@@ -54,5 +55,6 @@ def export_journey(document: object, formats: Iterable[str]) -> list[ExportedFil
     assert checked.walk is not None
     if checked.expansion is not None:
         expansion = checked.expansion
-        return exported_files(expansion.document, checked.walk, formats, expansion.prefix)
-    return exported_files(document, checked.walk, formats)
+        expanded = whole_numbers(expansion.document)
+        return exported_files(expanded, checked.walk, formats, expansion.prefix)
+    return exported_files(whole_numbers(document), checked.walk, formats)

@@ -103,13 +103,13 @@ Steps are {{"id", "intent", ...its fields, "note"?}}, with only these intents \
 holds (as an assertion). "uses": a journey id to start at its end.
 
 Targets are {{"role", "name", "nth"?}}, matched as Playwright's getByRole with exact: true \
-(the whole name shown below, case-sensitive; nth: 0-based, in page order, among several \
-matches). Never CSS, XPath, script or URLs.
+(the whole name below, case-sensitive; nth: 0-based, in page order). Never CSS, XPath, \
+script or URLs.
 
 {_fixture_facts(fixture)}
 
 Pages as this fixture sees them (navigate and route_is take route ids; select_option, \
-an option's name). "→": what activating it does (a click, or Enter in a field: submits its \
+an option's name). "→": what activating it does (a click; Enter in a field submits its \
 form); [hidden]: shown once a step reveals it; [dynamic]: text the journey changes; \
 "a: b, c": a's children on one line, a role named once for the names after it.
 
@@ -122,5 +122,5 @@ Assertions: each with an id and afterStep (a step id), of kind \
 A reference journey of this fixture, as an example:
 {fenced(_example(example), "json")}
 
-Then call automium_compile_journey with it; fix every problem reported (each with its JSON \
-path, code and allowed values) and compile again. Nothing is executed."""
+Then compile it with automium_compile_journey; fix each problem (its JSON path, code and \
+allowed values say how) and compile again. Nothing is executed."""

@@ -105,6 +105,14 @@ class AssertionChecks(TargetChecks):
 
     def _route(self, assertion: Mapping[str, Any], path: str, location: Location) -> None:
         route = assertion.get("route")
+        if location.doubt:
+            self._unchecked(
+                path,
+                UncheckedReason.UNKNOWN_PAGE,
+                f"assertion {quoted(assertion.get('id'))}: the route after step "
+                f"{quoted(self.since)} rests on {location.doubt.split('; ')[0]}",
+            )
+            return
         if isinstance(route, str) and route != location.route:
             self._problem(
                 ErrorCode.ROUTE_NOT_REACHED,
@@ -227,7 +235,8 @@ class AssertionChecks(TargetChecks):
                 ),
             )
             return
-        wanted = normalized(expected)
+        # toHaveValue compares a value exactly; a text is compared normalised.
+        wanted = expected if kind == "value_equals" else normalized(expected)
         holds = wanted in actual if kind == "text_contains" else actual == wanted
         if not holds:
             verb = "contain" if kind == "text_contains" else "equal"
@@ -236,13 +245,20 @@ class AssertionChecks(TargetChecks):
                 if location.journey_value(element.index)[0]
                 else "the page model"
             )
-            self._problem(
-                ErrorCode.ASSERTION_CONTRADICTED,
+            message = (
                 f"{line} reads {quoted(actual)} after step {quoted(self.since)} ({source}), which "
-                f"does not {verb} {quoted(expected)}, so this assertion would fail",
-                f"{path}/expected",
-                [actual],
+                f"does not {verb} {quoted(expected)}, so this assertion would fail"
             )
+            if kind == "value_equals" and observed.is_select(element, location):
+                # A select's value is its chosen option's value, not the label a user sees.
+                shown = observed.option_elements(element, location)
+                labels = {
+                    observed.option_value(o, location): location.view.name(o) or "" for o in shown
+                }
+                message += "; a select's value is its chosen option's value: " + ", ".join(
+                    f"{quoted(v)} (labelled {quoted(n)})" for v, n in labels.items()
+                )
+            self._problem(ErrorCode.ASSERTION_CONTRADICTED, message, f"{path}/expected", [actual])
 
     def _count(
         self,

@@ -19,6 +19,7 @@ from automium.journeys.checking import Checked, check_journey
 from automium.journeys.composition import Prefix
 from automium.journeys.page_checks import Unchecked, Walk, Warning
 from automium.journeys.refs import journey_ref
+from automium.journeys.whole_numbers import whole_numbers
 
 
 class CheckedJourney:
@@ -93,9 +94,12 @@ def accepted(document: object, checked: Checked, *, model: Journey | None = None
         expansion = checked.expansion
         # The model given is of the journey as written; the run's is of the expanded one.
         return CheckedJourney(
-            expansion.document, checked.walk, written=document, prefix=expansion.prefix
+            whole_numbers(expansion.document),
+            checked.walk,
+            written=document,
+            prefix=expansion.prefix,
         )
-    return CheckedJourney(document, checked.walk, model=model)
+    return CheckedJourney(whole_numbers(document), checked.walk, model=model)
 
 
 @cache  # the corpus is checked in: its journeys never change while serving

@@ -19,6 +19,7 @@ from automium.contracts import ErrorCode, Intent
 from automium.errors import Problem, pointer, pointer_key, quoted
 from automium.journeys.composition import Expansion, Prefix, expand, own_path
 from automium.journeys.page_checks import Walk, Warning, walk
+from automium.journeys.whole_numbers import whole_numbers
 from automium.validation import check
 
 
@@ -42,6 +43,8 @@ def check_journey(document: object) -> Checked:
     if _wrapped(document):
         return Checked((_WRAPPED,), (), None)
     problems = check("journey.v1", document, _vocabularies(document))
+    # The contract accepted 2.0 as an integer: the checks below read it as 2.
+    document = whole_numbers(document)
     reported = {p.path for p in problems}
     problems += [p for p in _semantic_problems(document) if p.path not in reported]
     expansion, problems = _expansion(document, problems)

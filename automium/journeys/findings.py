@@ -104,6 +104,10 @@ class Findings:
         self.todos: todo_state.Todos | None = None  # TodoMVC's list, while it is known
         self.loaded = False
         self.unknown_why = ""  # why the page is unknown, once it is
+        self.doubt = ""  # why the page the step leads to is in doubt (Location.doubt)
+        self.drafted: dict[str, set[int]] = {}  # fields the journey set, by route
+        self.drafted_names: set[tuple[str, str | None]] = set()  # and their (role, name)
+        self.signed_out = ""  # the step that signed the journey out, while it is
 
     # -- bookkeeping --------------------------------------------------------------------------
 

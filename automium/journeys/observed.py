@@ -60,7 +60,8 @@ def uncertain(element: Element, location: Location) -> bool:
     elements = location.view.template.elements
     after = element.index + 1
     has_children = after < len(elements) and element.index in elements[after].ancestors
-    return element.dynamic and not has_children
+    # A dynamic field is always there: what varies is the value the app fills in.
+    return element.dynamic and not has_children and element.role not in FIELD_ROLES
 
 
 def is_select(element: Element, location: Location) -> bool:
@@ -97,13 +98,31 @@ def value(element: Element, location: Location) -> str | None:
     if dynamic(element, location):
         return None
     if is_select(element, location):
-        names = options(element, location)
-        chosen = [
-            location.view.name(e) or ""
-            for e in location.view.elements()
-            if e.role == "option"
-            and element.index in e.ancestors
-            and "selected" in location.view.states[e.index]
-        ]
-        return normalized(chosen[0] if chosen else names[0] if names else "")
+        shown = option_elements(element, location)
+        chosen = [e for e in shown if "selected" in location.view.states[e.index]]
+        return option_value(chosen[0] if chosen else shown[0], location) if shown else ""
     return normalized(element.value or "")
+
+
+def option_elements(element: Element, location: Location) -> list[Element]:
+    return [
+        e for e in location.view.elements() if e.role == "option" and element.index in e.ancestors
+    ]
+
+
+def option_value(option: Element, location: Location) -> str:
+    """What a select reads once ``option`` is chosen: its value attribute, else (an option
+    with none) its label, as a browser's ``select.value`` and Playwright's toHaveValue do."""
+    return (
+        option.value if option.value is not None else normalized(location.view.name(option) or "")
+    )
+
+
+def chosen_value(element: Element, label: str, location: Location) -> str:
+    """The value ``element`` (a select) takes when the option labelled ``label`` is chosen;
+    ``label`` itself when no option has it (a refused step)."""
+    wanted = normalized(label)
+    for option in option_elements(element, location):
+        if normalized(location.view.name(option) or "") == wanted:
+            return option_value(option, location)
+    return wanted

@@ -40,6 +40,7 @@ from automium.journeys.page_walk import (
     Change,
     Location,
     activate,
+    app_refuses,
     go_back,
     open_route,
     submit_target,
@@ -193,7 +194,7 @@ class _Walker(GuardChecks):
 
     # -- steps ------------------------------------------------------------------------------
 
-    def run(self, document: Mapping[str, Any]) -> Walk:  # noqa: PLR0912 - branches and steps
+    def run(self, document: Mapping[str, Any]) -> Walk:  # noqa: PLR0912, PLR0915 - branches and steps, one walk
         # Type checks before iterating: the contract refused a non-array, the walk skips it.
         steps = [s if isinstance(s, dict) else {} for s in _items(document.get("steps"))]
         self._start_warnings(steps)
@@ -239,9 +240,23 @@ class _Walker(GuardChecks):
                 )
             self.index = index
             found = len(self.result.problems)
+            marks = len(self.result.unchecked)
+            self.doubt = (
+                "" if step.get("intent") == Intent.NAVIGATE or location is None else location.doubt
+            )
             after, element, happened = self._step(step, path, location)
             if len(self.result.problems) > found:
                 self.todos = None  # what a refused step meant to do to the list is unknown
+            if after is not None:
+                after = self._redrafted(after, happened)
+                self._session(step, path, location, after, happened)
+                loaded = any(c.kind == "load" for c in happened)
+                if len(self.result.unchecked) > marks and loaded and not self.doubt:
+                    # A step only a run can settle took the journey somewhere: whether it
+                    # arrived there is for the run too.
+                    self.doubt = self.result.unchecked[-1].message
+                if self.doubt != after.doubt:
+                    after = replace(after, doubt=self.doubt)
             self.since = str(step.get("id", ""))
             self.result.visits.append(
                 Visit(
@@ -255,6 +270,8 @@ class _Walker(GuardChecks):
                 )
             )
             location = after
+            if after is not None:
+                self._drafted(after)
         if swap_until == len(steps):
             location = self._swap_back(location)
         for index, assertion in enumerate(_items(document.get("assertions"))):
@@ -268,6 +285,65 @@ class _Walker(GuardChecks):
         """After a branch walked as another fixture sees it: the journey's fixture again."""
         self.fixture = self.own
         return None if location is None else as_seen_by(location, self.own)
+
+    def _session(
+        self,
+        step: Step,
+        path: str,
+        before: Location | None,
+        after: Location,
+        happened: Sequence[Change],
+    ) -> None:
+        """Follow signing out: a click that lands on a sign-in page ends the session the
+        fixture starts with, and leaving that page by an effect (signing in) starts one.
+        While signed out, which page a navigate or go_back shows is the app's to say (it
+        may send the journey to sign in): the step is unchecked and its page in doubt."""
+        loaded = any(c.kind == "load" for c in happened)
+        intent = step.get("intent")
+        if intent in (Intent.NAVIGATE, Intent.GO_BACK) and self.signed_out:
+            why = (
+                f"step {quoted(step.get('id'))}: the journey signed out at step "
+                f"{quoted(self.signed_out)}, so whether the app opens {after.route} is for a run"
+            )
+            self._unchecked(path, UncheckedReason.UNKNOWN_PAGE, why)
+            self.doubt = why
+        elif loaded and before is not None and _signs_in(before) and not _signs_in(after):
+            self.signed_out = ""
+        elif (
+            loaded
+            and intent in (Intent.CLICK, Intent.PRESS_KEY)
+            and _signs_in(after)
+            and before is not None
+            and not _signs_in(before)
+        ):
+            self.signed_out = str(step.get("id", ""))
+
+    def _drafted(self, after: Location) -> None:
+        """Remember the fields the journey has set on the page it is on."""
+        self.drafted.setdefault(after.route, set()).update(i for i, _ in after.values)
+        elements = after.view.template.elements
+        self.drafted_names.update(
+            (elements[i].role, after.view.name(elements[i])) for i, _ in after.values
+        )
+
+    def _redrafted(self, after: Location, happened: Sequence[Change]) -> Location:
+        """A page loaded again after the journey set its fields: an app may keep a draft
+        ("Edit transfer" brings the amount back, formatted), so their values are unknown."""
+        if not any(c.kind in ("load", "back") for c in happened):
+            return after
+        view = after.view
+        names = {
+            (e.role, view.name(e))
+            for e in view.elements()
+            if e.index in self.drafted.get(after.route, ())
+        }
+        # A field of the same name on another route may be the same one: a single-page app
+        # (TodoMVC's filters) keeps what was typed in it across routes.
+        names |= self.drafted_names
+        for element in view.elements():
+            if (element.role, view.name(element)) in names and element.role in FIELD_ROLES:
+                after = after.set_value(element.index, None)
+        return after
 
     def _start_warnings(self, steps: Sequence[Step]) -> None:
         if not steps:
@@ -359,7 +435,7 @@ class _Walker(GuardChecks):
         if (
             todos is None
             or "ref" in target
-            or step.get("intent") not in (Intent.CLICK, Intent.CHECK, Intent.UNCHECK)
+            or _todo_intent(step) not in (Intent.CLICK, Intent.CHECK, Intent.UNCHECK)
             or key not in (*todo_state.ROW_TARGETS, todo_state.CLEAR)
         ):
             return None
@@ -388,7 +464,7 @@ class _Walker(GuardChecks):
     ) -> Outcome:
         """A toggle or Delete of one of TodoMVC's rows, picked by nth among those shown."""
         key = (target.get("role"), target.get("name"))
-        intent = step.get("intent")
+        intent = _todo_intent(step)
         where = pointer(*parts(path), "target")
         shown = todos.shown(location.route)
         nth = target.get("nth")
@@ -453,9 +529,7 @@ class _Walker(GuardChecks):
         if intent == Intent.PRESS_KEY:
             return self._key(step, path, focused, element)
         if intent in (Intent.FILL, Intent.CLEAR, Intent.SELECT_OPTION):
-            typed = "" if intent == Intent.CLEAR else normalized(str(step.get("value", "")))
-            self.typed.add(typed)
-            return focused.set_value(element.index, typed), element, []
+            return self._set(step, focused, element, location)
         if intent in (Intent.CHECK, Intent.UNCHECK) or (
             intent == Intent.CLICK and element.role in _CHECK_ROLES
         ):
@@ -470,10 +544,39 @@ class _Walker(GuardChecks):
                 )
         if intent not in (Intent.CLICK, Intent.CHECK, Intent.UNCHECK):
             # upload_file moves the focus; hover, wait_for and scroll do not.
-            return (focused if intent == Intent.UPLOAD_FILE else location), element, []
-        after, happened = activate(focused, element)
+            if intent == Intent.UPLOAD_FILE:
+                # What a file input holds is what the app checks a form by, not the model.
+                return focused.set_value(element.index, None), element, []
+            return location, element, []
+        after, happened = self._activate(step, path, focused, element)
         if after is None:
             self._lose(step, path, f"{element.line()} is a link the page model does not follow")
+        return after, element, happened
+
+    def _set(self, step: Step, focused: Location, element: Element, location: Location) -> Outcome:
+        """A fill, clear or select_option: what the field holds after it."""
+        intent = step.get("intent")
+        raw = "" if intent == Intent.CLEAR else str(step.get("value", ""))
+        self.typed.add(normalized(raw))
+        if "secretRef" in step:
+            # The run types the secret: the field is not empty, its text unknown here.
+            secret = replace(focused, secrets=focused.secrets | {element.index})
+            return secret.set_value(element.index, None), element, []
+        if intent != Intent.SELECT_OPTION:
+            # A field holds what was typed, as toHaveValue reads it; spaces around it
+            # are the input's to keep or drop (an email input drops them).
+            kept = raw if raw == raw.strip() and not element.dynamic else None
+            return focused.set_value(element.index, kept), element, []
+        # The step names the label; the select then reads the option's value.
+        chosen = focused.set_value(
+            element.index, observed.chosen_value(element, normalized(raw), location)
+        )
+        if not element.annotated("effects"):
+            return chosen, element, []
+        after, happened = activate(chosen, element)  # a select that loads a page
+        if after is not None:
+            # Whether the page it loads keeps the choice is the app's to say.
+            after = after.set_value(element.index, None)
         return after, element, happened
 
     def _toggle(self, step: Step, path: str, location: Location, element: Element) -> Location:
@@ -576,15 +679,75 @@ class _Walker(GuardChecks):
                 self.todos = None  # a key changed it in a way the model does not follow
             elif typed:
                 self.todos = self.todos.added(typed)
+            else:
+                return location, element, []  # nothing typed: TodoMVC adds nothing
             after, happened = activate(location, target)
             # TodoMVC empties the field once it adds the todo.
             return (after.set_value(focused.index, "") if after else None), element, happened
-        after, happened = activate(location, target)
+        after, happened = self._activate(step, path, location, target)
         if after is None:
             self._lose(
                 step, path, f"Enter activates {target.line()}, which the model does not follow"
             )
         return after, element, happened
+
+    def _activate(
+        self, step: Step, path: str, location: Location, element: Element
+    ) -> tuple[Location | None, list[Change]]:
+        """Activate ``element``, unless the app refuses to (then the page stays)."""
+        refused = self._app_refuses(step, path, location, element)
+        if refused is not None:
+            return refused, []
+        self._again(step, path, location, element)
+        return activate(location, element)
+
+    def _again(self, step: Step, path: str, location: Location, element: Element) -> None:
+        """A reveal whose nodes are already shown: an app may hide them again (a toggle),
+        so what the page shows after it is for a run."""
+        effects = element.annotated("effects") or ()
+        reveals = [e for e in effects if e.kind == "reveal"]
+        inside = [i for i in element.ancestors if i in location.revealed]
+        if not effects and element.role == "button" and inside:
+            why = (
+                f"step {quoted(step.get('id'))}: what "
+                f"{element.line(location.view.name(element))} does to the part of the page "
+                "it is in (revealed by an earlier step) the page model does not say"
+            )
+            self._unchecked(path, UncheckedReason.DYNAMIC_PRESENCE, why)
+            self.doubt = why
+            return
+        if not reveals or len(reveals) != len(effects):
+            return
+        shown = {location.view.template.by_ref[r.root] for e in reveals for r in e.refs}
+        if shown <= location.revealed:
+            why = (
+                f"step {quoted(step.get('id'))}: "
+                f"{element.line(location.view.name(element))} reveals what is already shown, "
+                "and a second activation may hide it again"
+            )
+            self._unchecked(path, UncheckedReason.DYNAMIC_PRESENCE, why)
+            self.doubt = why
+
+    def _app_refuses(
+        self, step: Step, path: str, location: Location, element: Element
+    ) -> Location | None:
+        """The page when the app refuses to act on ``element`` (a required field beside it
+        is empty: the app says so and stays); ``None`` when it acts, or may: then the page
+        after the step is in doubt, and so are the assertions on it."""
+        if not (element.annotated("effects") or element.annotated("submit")):
+            return None
+        refuses = app_refuses(location, element)
+        if refuses:
+            return location
+        if refuses is None:
+            why = (
+                f"step {quoted(step.get('id'))}: whether the app accepts "
+                f"{element.line(location.view.name(element))} depends on a required field's "
+                "value, which the model does not follow"
+            )
+            self._unchecked(path, UncheckedReason.DYNAMIC_VALUE, why)
+            self.doubt = why
+        return None
 
     def _actionable(self, step: Step, path: str, location: Location, element: Element) -> bool:
         """Whether ``step`` can act on ``element``; a problem when it cannot."""
@@ -596,7 +759,7 @@ class _Walker(GuardChecks):
             dialog = location.view.template.elements[location.dialog or 0]
             reason = f"{line} is behind the open {dialog.line()}; close the dialog first"
         elif intent in _NEEDS_ENABLED and "disabled" in location.view.states[element.index]:
-            reason = f"{line} is disabled in {self.fixture.id}"
+            reason = self._disabled(step, path, location, element)
         elif intent in (Intent.FILL, Intent.CLEAR) and element.role not in FIELD_ROLES:
             reason = f"{intent} needs a text field, and {line} is not one"
         elif intent in (Intent.FILL, Intent.CLEAR) and observed.is_select(element, location):
@@ -619,6 +782,21 @@ class _Walker(GuardChecks):
         elif intent == Intent.FILL:
             self._secret(step, path, element)
         return True
+
+    def _disabled(self, step: Step, path: str, location: Location, element: Element) -> str | None:
+        """Why a disabled element refuses the step; ``None`` (and an unchecked mark) when
+        it is inside a ``[dynamic]`` node, whose state is the sample's: a second page of
+        results enables "Previous page", and only a run knows the page."""
+        line = element.line(location.view.name(element))
+        if not observed.in_dynamic_list(element, location):
+            return f"{line} is disabled in {self.fixture.id}"
+        self._unchecked(
+            path,
+            UncheckedReason.DYNAMIC_PRESENCE,
+            f"step {quoted(step.get('id'))}: whether {line} is enabled on "
+            f"{location.route} depends on the app's data at run time",
+        )
+        return None
 
     def _option(self, step: Step, path: str, location: Location, element: Element) -> None:
         value = step.get("value")
@@ -690,6 +868,17 @@ class _Walker(GuardChecks):
             pointer(*parts(path), "fileRef"),
             files,
         )
+
+
+def _todo_intent(step: Step) -> object:
+    """A step's intent on TodoMVC's list: Enter on a row's button or box is a click."""
+    intent = step.get("intent")
+    return Intent.CLICK if intent == Intent.PRESS_KEY and step.get("key") == "Enter" else intent
+
+
+def _signs_in(location: Location) -> bool:
+    """A sign-in page: one with a password field."""
+    return any(e.secret == "password" for e in location.view.elements())
 
 
 def _moved(location: Location | None, key: object) -> tuple[Location | None, list[Change]]:

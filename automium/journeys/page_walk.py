@@ -51,6 +51,10 @@ class Location:
     values: tuple[tuple[int, str | None], ...] = ()
     checks: tuple[tuple[int, bool], ...] = ()
     unsure: bool = False  # a refused step before may have changed what the journey set
+    # Why the app may have gone elsewhere than this page (a step whose outcome only a run
+    # knows); empty when the model is sure. Kept until the next navigate.
+    doubt: str = ""
+    secrets: frozenset[int] = frozenset()  # fields filled from a secretRef: not empty
 
     def set_value(self, index: int, value: str | None) -> Location:
         return replace(
@@ -166,6 +170,35 @@ def activate(location: Location, element: Element) -> tuple[Location | None, lis
             location = replace(location, revealed=location.revealed - {closing}, dialog=None)
             happened.append(Change("close_dialog"))
     return location, happened
+
+
+def app_refuses(location: Location, element: Element) -> bool | None:
+    """Whether the app refuses what activating ``element`` asks: ``True`` when a
+    ``[required]`` field beside it (in its form, else under its parent) is known to be
+    empty, ``None`` when one holds what the model does not follow, ``False`` otherwise."""
+    elements = location.view.template.elements
+    if location.unsure:
+        return None  # a refused step before may have meant to fill it
+    if element.form is not None:
+        scope = [e for e in elements if e.form == element.form]
+    elif element.ancestors:
+        scope = [e for e in elements if e.ancestors[-1:] == element.ancestors[-1:]]
+    else:
+        scope = []
+    unknown = False
+    for field in scope:
+        if "required" not in location.view.states[field.index] or not location.visible(field):
+            continue
+        was_set, value = location.journey_value(field.index)
+        if not was_set:
+            value = field.value or ""
+        if field.index in location.secrets or (not was_set and field.dynamic):
+            continue  # a secret the run types, or what the app filled in: not empty
+        if value is None:
+            unknown = True
+        elif not value.strip():
+            return True
+    return None if unknown else False
 
 
 def submit_target(location: Location, field: Element) -> Element | None:

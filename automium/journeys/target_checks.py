@@ -8,6 +8,7 @@ dynamic list of the page may show (:data:`~automium.journeys.findings.UNCERTAIN`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -155,6 +156,8 @@ class TargetChecks(Findings):
         known = _dynamic_names(self.fixture.app_id) | self.typed
         if wanted in known:
             return True
+        if _NUMBER.search(wanted) and _shape(wanted) in {_shape(s) for s in samples}:
+            return True  # a number the app computes (a balance, a total) in the sample's place
         for sample in samples:
             for part in known:
                 if part and part in sample:
@@ -201,6 +204,15 @@ class TargetChecks(Findings):
         """Whether any page of the app shows ``role`` and ``name`` to any fixture, an
         element named after an entity counting under each entity's label."""
         return (role, normalized(name)) in _app_targets(self.fixture.app_id)
+
+
+_NUMBER = re.compile(r"\d")
+_DIGITS = re.compile(r"\d[\d,]*")
+
+
+def _shape(name: str) -> str:
+    """A name with its numbers blanked: "$3,165.18" and "$912.40" have the same shape."""
+    return _DIGITS.sub("0", normalized(name))
 
 
 @cache

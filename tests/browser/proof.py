@@ -214,12 +214,22 @@ def shows_on(snapshot: Node, view: View, top: int) -> Callable[[Element], bool]:
             for s in aria.children(view, parent)
             if s.index != element.index and not aria.dynamic(view, s)
         }
-        return [
+        found = [
             n
             for p in places(parent)
             for n in _flat(p)
             if _matches(n, view, element) and (n.role, n.name) not in claimed
         ]
+        # Samples of one shape take the page's nodes in turn: a filter that leaves one
+        # row shows the first sample row, not both.
+        before = [
+            s
+            for s in aria.children(view, parent)
+            if s.index < element.index
+            and s.role == element.role
+            and (aria.dynamic(view, s) or not view.name(s))
+        ]
+        return found[len(before) :] if aria.dynamic(view, element) else found
 
     return lambda element: bool(places(element))
 

@@ -50,7 +50,7 @@ def test_the_prompt_marks_what_activating_an_element_does_and_which_fields_are_s
     text = prompt("shop-lite.returning-buyer")
 
     assert '- button "Place order" → order-confirmation' in route_block(text, "checkout")
-    assert '- textbox "Password" [secret: password]' in route_block(text, "login")
+    assert '- textbox "Password" [required] [secret: password]' in route_block(text, "login")
 
 
 def test_repeated_rows_collapse_into_one_line_that_names_each_row() -> None:
