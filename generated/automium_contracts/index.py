@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from .models.benchmark_report_v1_schema import ComparisonVerdict as ComparisonVerdict
     from .models.corpus_v1_schema import Corpus as Corpus
     from .models.journey_v1_schema import CountEqualsAssertion as CountEqualsAssertion
+    from .models.journey_v1_schema import CountEqualsCheck as CountEqualsCheck
+    from .models.planner_adapter_v1_schema import DecisionKind as DecisionKind
     from .models.planner_adapter_v1_schema import DecisionOutcome as DecisionOutcome
     from .models.common_schema import Detail as Detail
     from .models.corpus_v1_schema import DeviceClass as DeviceClass
@@ -56,6 +58,7 @@ if TYPE_CHECKING:
     from .models.journey_v1_schema import GoBackStep as GoBackStep
     from .models.journey_compilation_v1_schema import GraphSummary as GraphSummary
     from .models.journey_v1_schema import HiddenAssertion as HiddenAssertion
+    from .models.journey_v1_schema import HiddenCheck as HiddenCheck
     from .models.planner_adapter_v1_schema import HistoryEntry as HistoryEntry
     from .models.corpus_v1_schema import HostingType as HostingType
     from .models.journey_v1_schema import HoverStep as HoverStep
@@ -103,6 +106,7 @@ if TYPE_CHECKING:
     from .models.corpus_v1_schema import RevealEffect as RevealEffect
     from .models.corpus_v1_schema import Route as Route
     from .models.journey_v1_schema import RouteIsAssertion as RouteIsAssertion
+    from .models.journey_v1_schema import RouteIsCheck as RouteIsCheck
     from .models.run_submission_v1_schema import RunSubmission as RunSubmission
     from .models.run_submission_input_v1_schema import RunSubmissionInput as RunSubmissionInput
     from .models.journey_v1_schema import ScrollDirection as ScrollDirection
@@ -119,7 +123,9 @@ if TYPE_CHECKING:
     from .models.common_schema import StepFailure as StepFailure
     from .models.common_schema import Text as Text
     from .models.journey_v1_schema import TextContainsAssertion as TextContainsAssertion
+    from .models.journey_v1_schema import TextContainsCheck as TextContainsCheck
     from .models.journey_v1_schema import TextEqualsAssertion as TextEqualsAssertion
+    from .models.journey_v1_schema import TextEqualsCheck as TextEqualsCheck
     from .models.run_submission_v1_schema import TimelineSummary as TimelineSummary
     from .models.benchmark_report_v1_schema import TokenSpend as TokenSpend
     from .models.planner_adapter_v1_schema import TokenUsage as TokenUsage
@@ -129,9 +135,11 @@ if TYPE_CHECKING:
     from .models.journey_compilation_v1_schema import UncheckedReason as UncheckedReason
     from .models.journey_v1_schema import UploadFileStep as UploadFileStep
     from .models.journey_v1_schema import ValueEqualsAssertion as ValueEqualsAssertion
+    from .models.journey_v1_schema import ValueEqualsCheck as ValueEqualsCheck
     from .models.common_schema import Verdict as Verdict
     from .models.semantic_snapshot_v1_schema import Viewport as Viewport
     from .models.journey_v1_schema import VisibleAssertion as VisibleAssertion
+    from .models.journey_v1_schema import VisibleCheck as VisibleCheck
     from .models.journey_v1_schema import WaitForStep as WaitForStep
     from .models.journey_v1_schema import WaitState as WaitState
     from .models.journey_compilation_v1_schema import Warning as Warning
@@ -161,6 +169,8 @@ HOMES: dict[str, str] = {
     "ComparisonVerdict": "benchmark_report_v1_schema",
     "Corpus": "corpus_v1_schema",
     "CountEqualsAssertion": "journey_v1_schema",
+    "CountEqualsCheck": "journey_v1_schema",
+    "DecisionKind": "planner_adapter_v1_schema",
     "DecisionOutcome": "planner_adapter_v1_schema",
     "Detail": "common_schema",
     "DeviceClass": "corpus_v1_schema",
@@ -190,6 +200,7 @@ HOMES: dict[str, str] = {
     "GoBackStep": "journey_v1_schema",
     "GraphSummary": "journey_compilation_v1_schema",
     "HiddenAssertion": "journey_v1_schema",
+    "HiddenCheck": "journey_v1_schema",
     "HistoryEntry": "planner_adapter_v1_schema",
     "HostingType": "corpus_v1_schema",
     "HoverStep": "journey_v1_schema",
@@ -237,6 +248,7 @@ HOMES: dict[str, str] = {
     "RevealEffect": "corpus_v1_schema",
     "Route": "corpus_v1_schema",
     "RouteIsAssertion": "journey_v1_schema",
+    "RouteIsCheck": "journey_v1_schema",
     "RunSubmission": "run_submission_v1_schema",
     "RunSubmissionInput": "run_submission_input_v1_schema",
     "ScrollDirection": "journey_v1_schema",
@@ -253,7 +265,9 @@ HOMES: dict[str, str] = {
     "StepFailure": "common_schema",
     "Text": "common_schema",
     "TextContainsAssertion": "journey_v1_schema",
+    "TextContainsCheck": "journey_v1_schema",
     "TextEqualsAssertion": "journey_v1_schema",
+    "TextEqualsCheck": "journey_v1_schema",
     "TimelineSummary": "run_submission_v1_schema",
     "TokenSpend": "benchmark_report_v1_schema",
     "TokenUsage": "planner_adapter_v1_schema",
@@ -263,9 +277,11 @@ HOMES: dict[str, str] = {
     "UncheckedReason": "journey_compilation_v1_schema",
     "UploadFileStep": "journey_v1_schema",
     "ValueEqualsAssertion": "journey_v1_schema",
+    "ValueEqualsCheck": "journey_v1_schema",
     "Verdict": "common_schema",
     "Viewport": "semantic_snapshot_v1_schema",
     "VisibleAssertion": "journey_v1_schema",
+    "VisibleCheck": "journey_v1_schema",
     "WaitForStep": "journey_v1_schema",
     "WaitState": "journey_v1_schema",
     "Warning": "journey_compilation_v1_schema",

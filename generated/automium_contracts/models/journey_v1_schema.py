@@ -77,6 +77,193 @@ class Recovery(BaseModel):
     ]
 
 
+class VisibleCheck(BaseModel):
+    """
+    visible: the element is visible, on the final page.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["visible"]
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef,
+        Field(description="Element that must be visible."),
+    ]
+
+
+class HiddenCheck(BaseModel):
+    """
+    hidden: the element is hidden or absent, on the final page.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["hidden"]
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef,
+        Field(description="Element that must be hidden."),
+    ]
+
+
+class TextEqualsCheck(BaseModel):
+    """
+    text_equals: the element's text equals expected, on the final page.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["text_equals"]
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef,
+        Field(description="Element whose text is checked."),
+    ]
+    expected: Annotated[str, Field(description="Exact expected text.", max_length=2000)]
+
+
+class TextContainsCheck(BaseModel):
+    """
+    text_contains: the element's text contains expected, on the final page.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["text_contains"]
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef,
+        Field(description="Element whose text is checked."),
+    ]
+    expected: Annotated[
+        str, Field(description="Text that must occur.", max_length=2000)
+    ]
+
+
+class ValueEqualsCheck(BaseModel):
+    """
+    value_equals: the field's value equals expected, on the final page.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["value_equals"]
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef,
+        Field(description="Field whose value is checked."),
+    ]
+    expected: Annotated[
+        str, Field(description="Exact expected value.", max_length=2000)
+    ]
+
+
+class RouteIsCheck(BaseModel):
+    """
+    route_is: the journey is on route, on the final page.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["route_is"]
+    route: Annotated[
+        str,
+        Field(
+            description="Route the app must be on.",
+            max_length=64,
+            pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+        ),
+    ]
+
+
+class CountEqualsCheck(BaseModel):
+    """
+    count_equals: count elements match target, on the final page.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["count_equals"]
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef,
+        Field(description="Elements to count (nth is ignored)."),
+    ]
+    count: Annotated[int, Field(description="Expected count.", ge=0, le=10000)]
+
+
 class NavigateStep(BaseModel):
     """
     navigate: open a route of the app (never a URL), with entity for a route parameter.
@@ -937,6 +1124,15 @@ class Journey(BaseModel):
             min_length=1,
         ),
     ]
+    success_checks: Annotated[
+        list[Annotated[VisibleCheck | HiddenCheck | TextEqualsCheck | TextContainsCheck | ValueEqualsCheck | RouteIsCheck | CountEqualsCheck, Field(discriminator="kind")]] | None,
+        Field(
+            alias="successChecks",
+            description="Checks of the outcome, independent of step ids: each must hold on the final page, whatever steps led there. A planner's trial passes when all hold; compile checks them against the page models after the last step, and a run checks them after its last step.",
+            max_length=100,
+            min_length=1,
+        ),
+    ] = None
     recovery: Annotated[Recovery, Field(description="Bounded recovery policy.")]
     mermaid: Annotated[
         bool | None,
