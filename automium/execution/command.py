@@ -59,6 +59,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     run.add_argument(
         "--timeout", type=int, default=5000, metavar="MS", help="bound of each action/assertion"
     )
+    from automium.planning.arguments import add_arguments  # noqa: PLC0415
+
+    add_arguments(run)  # --planner and its options: planner trials, judged by outcome
 
 
 def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
@@ -77,6 +80,10 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
     except AutomiumError as error:
         print(json.dumps(to_document(error.to_tool_error()), indent=1))
         return 2
+    if getattr(args, "planner", None):
+        from automium.planning import command as planned  # noqa: PLC0415
+
+        return planned.main(args, documents, browser)
     try:
         outcomes = run_all(documents, args.out, faults, args.repeat, args.timeout, browser)
     except NoChromium as error:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .models.artifact_manifest_v1_schema import ArtifactManifest as ArtifactManifest
     from .models.artifact_manifest_input_v1_schema import ArtifactManifestInput as ArtifactManifestInput
     from .models.common_schema import AssertionKind as AssertionKind
+    from .models.planner_adapter_v1_schema import AttachmentRef as AttachmentRef
     from .models.common_schema import AutomiumCommonDefinitions as AutomiumCommonDefinitions
     from .models.benchmark_report_v1_schema import BenchmarkReport as BenchmarkReport
     from .models.corpus_v1_schema import Capability as Capability
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from .models.corpus_v1_schema import Corpus as Corpus
     from .models.journey_v1_schema import CountEqualsAssertion as CountEqualsAssertion
     from .models.journey_v1_schema import CountEqualsCheck as CountEqualsCheck
+    from .models.planner_adapter_v1_schema import CredentialRef as CredentialRef
     from .models.planner_adapter_v1_schema import DecisionKind as DecisionKind
     from .models.planner_adapter_v1_schema import DecisionOutcome as DecisionOutcome
     from .models.common_schema import Detail as Detail
@@ -156,6 +158,7 @@ HOMES: dict[str, str] = {
     "ArtifactManifest": "artifact_manifest_v1_schema",
     "ArtifactManifestInput": "artifact_manifest_input_v1_schema",
     "AssertionKind": "common_schema",
+    "AttachmentRef": "planner_adapter_v1_schema",
     "AutomiumCommonDefinitions": "common_schema",
     "BenchmarkReport": "benchmark_report_v1_schema",
     "Capability": "corpus_v1_schema",
@@ -170,6 +173,7 @@ HOMES: dict[str, str] = {
     "Corpus": "corpus_v1_schema",
     "CountEqualsAssertion": "journey_v1_schema",
     "CountEqualsCheck": "journey_v1_schema",
+    "CredentialRef": "planner_adapter_v1_schema",
     "DecisionKind": "planner_adapter_v1_schema",
     "DecisionOutcome": "planner_adapter_v1_schema",
     "Detail": "common_schema",

@@ -79,6 +79,36 @@ class DecisionKind(StrEnum):
     INFEASIBLE = "infeasible"
 
 
+class CredentialRef(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str,
+        Field(
+            description='A credential of the fixture, by reference, e.g. "account:shop-lite/buyer#password".',
+            max_length=160,
+            pattern="^account:[a-z0-9-]+/[a-z0-9-]+#(password|one-time-code)$",
+            title="CredentialRef",
+        ),
+    ]
+
+
+class AttachmentRef(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str,
+        Field(
+            description='A fixture file, e.g. "file:admin-console/users.csv".',
+            max_length=160,
+            pattern="^file:[a-z0-9-]+/[A-Za-z0-9._-]+$",
+            title="AttachmentRef",
+        ),
+    ]
+
+
 class PlannerDecision(BaseModel):
     """
     What a planner answers: one action, or that it is done (finish) or cannot be done (infeasible).
@@ -125,6 +155,26 @@ class PlannerDecision(BaseModel):
         Field(
             description="Value to type or option to choose, when the intent needs one.",
             max_length=2000,
+        ),
+    ] = None
+    secret_ref: Annotated[
+        str | None,
+        Field(
+            alias="secretRef",
+            description="For fill: one of the request's secretRefs, typed instead of value.",
+            max_length=160,
+            pattern="^account:[a-z0-9-]+/[a-z0-9-]+#(password|one-time-code)$",
+            title="CredentialRef",
+        ),
+    ] = None
+    file_ref: Annotated[
+        str | None,
+        Field(
+            alias="fileRef",
+            description="For upload_file: one of the request's fileRefs.",
+            max_length=160,
+            pattern="^file:[a-z0-9-]+/[A-Za-z0-9._-]+$",
+            title="AttachmentRef",
         ),
     ] = None
     route: Annotated[
@@ -214,6 +264,22 @@ class PlannerRequest(BaseModel):
             min_length=1,
         ),
     ]
+    secret_refs: Annotated[
+        list[CredentialRef] | None,
+        Field(
+            alias="secretRefs",
+            description="Credentials the planner may have typed, by reference: a fill's secretRef names one, and the executor types its value; the planner never sees it.",
+            max_length=20,
+        ),
+    ] = None
+    file_refs: Annotated[
+        list[AttachmentRef] | None,
+        Field(
+            alias="fileRefs",
+            description="Fixture files the planner may attach: an upload_file's fileRef names one.",
+            max_length=20,
+        ),
+    ] = None
     history: Annotated[
         list[HistoryEntry],
         Field(
