@@ -13,12 +13,14 @@ if TYPE_CHECKING:
     from .models.common_schema import ArtifactKind as ArtifactKind
     from .models.artifact_manifest_v1_schema import ArtifactManifest as ArtifactManifest
     from .models.artifact_manifest_input_v1_schema import ArtifactManifestInput as ArtifactManifestInput
+    from .models.benchmark_report_v1_schema import ArtifactManifestRef as ArtifactManifestRef
     from .models.common_schema import AssertionKind as AssertionKind
     from .models.planner_adapter_v1_schema import AttachmentRef as AttachmentRef
     from .models.common_schema import AutomiumCommonDefinitions as AutomiumCommonDefinitions
     from .models.benchmark_report_v1_schema import BenchmarkReport as BenchmarkReport
     from .models.corpus_v1_schema import Capability as Capability
     from .models.journey_v1_schema import CheckStep as CheckStep
+    from .models.benchmark_report_v1_schema import ClassFailures as ClassFailures
     from .models.replay_summary_v1_schema import Classification as Classification
     from .models.journey_v1_schema import ClearStep as ClearStep
     from .models.journey_v1_schema import ClickStep as ClickStep
@@ -157,12 +159,14 @@ HOMES: dict[str, str] = {
     "ArtifactKind": "common_schema",
     "ArtifactManifest": "artifact_manifest_v1_schema",
     "ArtifactManifestInput": "artifact_manifest_input_v1_schema",
+    "ArtifactManifestRef": "benchmark_report_v1_schema",
     "AssertionKind": "common_schema",
     "AttachmentRef": "planner_adapter_v1_schema",
     "AutomiumCommonDefinitions": "common_schema",
     "BenchmarkReport": "benchmark_report_v1_schema",
     "Capability": "corpus_v1_schema",
     "CheckStep": "journey_v1_schema",
+    "ClassFailures": "benchmark_report_v1_schema",
     "Classification": "replay_summary_v1_schema",
     "ClearStep": "journey_v1_schema",
     "ClickStep": "journey_v1_schema",
