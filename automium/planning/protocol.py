@@ -9,6 +9,7 @@ the request did not offer. A denied decision goes in the history and the trial g
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ from automium.contracts import DecisionKind, Intent, PlannerDecision, SemanticLo
 
 Json = dict[str, Any]
 SCHEMA_VERSION = "automium.planner-adapter/v1"
+_ROUTE_ID = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 ALLOWED_INTENTS = tuple(Intent)
 # Intents that act on an element: without a target there is nothing to do.
 NEEDS_TARGET = frozenset(
@@ -96,6 +98,17 @@ def decision(value: object) -> PlannerDecision:
     if kind_of(parsed) is DecisionKind.ACT and parsed.intent is None:
         raise PlannerBroke("the answer acts (kind act) but names no intent")
     return parsed
+
+
+def off_app(value: object) -> str | None:
+    """The place a decision navigates to when it is no route id (a URL, a path): such a
+    decision leaves the app, and is denied rather than read as broken."""
+    if not isinstance(value, dict) or value.get("intent") != Intent.NAVIGATE.value:
+        return None
+    route = value.get("route")
+    if isinstance(route, str) and not _ROUTE_ID.match(route):
+        return route[:200]
+    return None
 
 
 def kind_of(made: PlannerDecision) -> DecisionKind:

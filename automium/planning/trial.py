@@ -275,6 +275,16 @@ class _Trial:
                 self.costs.append((answered - began) * 1000)
             self.transcript.append(json.dumps({"turn": turn, "request": sent}, ensure_ascii=False))
             self.transcript.append(json.dumps({"turn": turn, "decision": raw}, ensure_ascii=False))
+            if (place := protocol.off_app(raw)) is not None:
+                self.replay.emit(
+                    L.RUNTIME,
+                    E.POLICY_DENIED,
+                    {"policy": "stay-on-app", "intent": Intent.NAVIGATE.value},
+                    step=f"turn-{turn}",
+                )
+                why = f"{place!r} is not a route of the app: a planner stays on it"
+                self._deny(Intent.NAVIGATE.value, why, turn, "stay-on-app")
+                continue
             made = protocol.decision(raw)
             self.tokens[0] += made.token_usage.input
             self.tokens[1] += made.token_usage.output
