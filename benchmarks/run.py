@@ -123,7 +123,13 @@ def main(argv: list[str] | None = None) -> int:
     _progress("compile's verdicts against real runs: the mutants' confusion matrix")
     verdicts = _mutants_for_real(quick=args.quick)
     print(verdicts)
-    args.output.write_text(render(results) + "\n" + runs + "\n" + verdicts, encoding="utf-8")
+    from benchmarks import planners  # noqa: PLC0415 - Playwright, only for this section
+
+    _progress("planners, executed: the leaderboard")
+    leaderboard = planners.section(args.quick, _progress)
+    print(leaderboard)
+    report = render(results) + "\n" + runs + "\n" + verdicts + "\n" + leaderboard
+    args.output.write_text(report, encoding="utf-8")
     _progress(f"wrote {args.output} in {results.wall_s:.0f} s")
     return 0
 

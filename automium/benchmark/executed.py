@@ -15,10 +15,7 @@ from automium.contracts import FailureClass, RecordedTrial
 
 _EXECUTED_FIELDS = (
     "failureClass",
-    "decisions",
-    "deniedDecisions",
     "decisionLatencyMs",
-    "resetMs",
     "artifactManifestRef",
 )
 _ATTRIBUTES = dict(
@@ -26,10 +23,7 @@ _ATTRIBUTES = dict(
         _EXECUTED_FIELDS,
         (
             "failure_class",
-            "decisions",
-            "denied_decisions",
             "decision_latency_ms",
-            "reset_ms",
             "artifact_manifest_ref",
         ),
         strict=True,

@@ -107,10 +107,7 @@ def trial_record(outcome: TrialOutcome) -> Json:
         "inputTokens": outcome.input_tokens,
         "outputTokens": outcome.output_tokens,
         "recoveryAttempts": 0,
-        "decisions": outcome.steps_used,
-        "deniedDecisions": outcome.denied,
         "decisionLatencyMs": int(statistics.median(outcome.decision_latency_ms or [0])),
-        "resetMs": int(outcome.reset_ms),
         "artifactManifestRef": outcome.manifest_ref,
     }
     if outcome.failure_class is not None:

@@ -232,10 +232,7 @@ class RecordField(StrEnum):
     STEPS_COMPLETED = "stepsCompleted"
     STEPS_TOTAL = "stepsTotal"
     FAILURE_CLASS = "failureClass"
-    DECISIONS = "decisions"
-    DENIED_DECISIONS = "deniedDecisions"
     DECISION_LATENCY_MS = "decisionLatencyMs"
-    RESET_MS = "resetMs"
     ARTIFACT_MANIFEST_REF = "artifactManifestRef"
 
 

@@ -123,42 +123,13 @@ class RecordedTrial(BaseModel):
     ] = None
     failure_class: Annotated[
         common_schema.FailureClass | None,
-        Field(
-            alias="failureClass",
-            description="What a failed trial's evidence points to (automium run --planner records it).",
-        ),
-    ] = None
-    decisions: Annotated[
-        int | None,
-        Field(
-            description="Planner decisions the trial took, denied ones included.",
-            ge=0,
-            le=1000,
-        ),
-    ] = None
-    denied_decisions: Annotated[
-        int | None,
-        Field(
-            alias="deniedDecisions",
-            description="Decisions the runtime denied (no such element, an intent not allowed, a route off the app).",
-            ge=0,
-            le=1000,
-        ),
+        Field(alias="failureClass", description="What a failed trial points to."),
     ] = None
     decision_latency_ms: Annotated[
         int | None,
         Field(
             alias="decisionLatencyMs",
-            description="Median time the planner took to answer a request, in milliseconds.",
-            ge=0,
-            le=86400000,
-        ),
-    ] = None
-    reset_ms: Annotated[
-        int | None,
-        Field(
-            alias="resetMs",
-            description="Time to reset the fixture (a fresh app and browser context, first page loaded), in milliseconds.",
+            description="Median planner answer, ms.",
             ge=0,
             le=86400000,
         ),
@@ -167,7 +138,7 @@ class RecordedTrial(BaseModel):
         str | None,
         Field(
             alias="artifactManifestRef",
-            description='The run directory that holds the trial\'s evidence, e.g. "artifacts:run/run-0123456789abcdef.1": the trial was executed by automium run.',
+            description="The run that executed it (automium run).",
             max_length=80,
             pattern="^artifacts:run/run-[0-9a-f]{16}\\.[0-9]+$",
         ),

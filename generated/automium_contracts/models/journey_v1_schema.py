@@ -79,7 +79,7 @@ class Recovery(BaseModel):
 
 class VisibleCheck(BaseModel):
     """
-    visible: the element is visible, on the final page.
+    visible, as the assertion.
     """
 
     model_config = ConfigDict(
@@ -104,7 +104,7 @@ class VisibleCheck(BaseModel):
 
 class HiddenCheck(BaseModel):
     """
-    hidden: the element is hidden or absent, on the final page.
+    hidden, as the assertion.
     """
 
     model_config = ConfigDict(
@@ -129,7 +129,7 @@ class HiddenCheck(BaseModel):
 
 class TextEqualsCheck(BaseModel):
     """
-    text_equals: the element's text equals expected, on the final page.
+    text_equals, as the assertion.
     """
 
     model_config = ConfigDict(
@@ -155,7 +155,7 @@ class TextEqualsCheck(BaseModel):
 
 class TextContainsCheck(BaseModel):
     """
-    text_contains: the element's text contains expected, on the final page.
+    text_contains, as the assertion.
     """
 
     model_config = ConfigDict(
@@ -183,7 +183,7 @@ class TextContainsCheck(BaseModel):
 
 class ValueEqualsCheck(BaseModel):
     """
-    value_equals: the field's value equals expected, on the final page.
+    value_equals, as the assertion.
     """
 
     model_config = ConfigDict(
@@ -211,7 +211,7 @@ class ValueEqualsCheck(BaseModel):
 
 class RouteIsCheck(BaseModel):
     """
-    route_is: the journey is on route, on the final page.
+    route_is, as the assertion.
     """
 
     model_config = ConfigDict(
@@ -240,7 +240,7 @@ class RouteIsCheck(BaseModel):
 
 class CountEqualsCheck(BaseModel):
     """
-    count_equals: count elements match target, on the final page.
+    count_equals, as the assertion.
     """
 
     model_config = ConfigDict(
@@ -1128,7 +1128,7 @@ class Journey(BaseModel):
         list[Annotated[VisibleCheck | HiddenCheck | TextEqualsCheck | TextContainsCheck | ValueEqualsCheck | RouteIsCheck | CountEqualsCheck, Field(discriminator="kind")]] | None,
         Field(
             alias="successChecks",
-            description="Checks of the outcome, independent of step ids: each must hold on the final page, whatever steps led there. A planner's trial passes when all hold; compile checks them against the page models after the last step, and a run checks them after its last step.",
+            description="Outcome checks on the final page (no afterStep): a planner's trial passes if all hold.",
             max_length=100,
             min_length=1,
         ),
