@@ -109,9 +109,7 @@ form); [hidden]: shown once a step reveals it; [dynamic]: text the journey chang
 {site(app.id, fixture)}
 
 Assertions: each with an id and afterStep (a step id), of kind \
-{", ".join(contracts.AssertionKind)}. successChecks (optional): the same kinds without \
-afterStep, checked on the final page: what a planner's trial is judged by. Recovery: \
-maxAttempts 1 to 3, strategies of \
+{", ".join(contracts.AssertionKind)}. Recovery: maxAttempts 1 to 3, strategies of \
 {", ".join(contracts.RecoveryStrategy)}, onExhausted fail_run or mark_blocked.
 
 A reference journey of this fixture, as an example:

@@ -433,7 +433,7 @@ class Recorded(BaseModel):
         list[ArtifactManifestRef] | None,
         Field(
             alias="artifactManifestRefs",
-            description="The manifests of the runs the trials were executed in, in trial order; empty when none names one.",
+            description="The manifests of the runs the trials were executed in, in trial order; empty when none names one. Only with detail full.",
             max_length=1000,
         ),
     ] = None
@@ -502,7 +502,7 @@ class PlannerReport(BaseModel):
         int | None,
         Field(
             alias="decisionLatencyMs",
-            description="Median of the trials' median decision latency (the planner's answer time), in milliseconds; null when no trial records it. Recorded trials only.",
+            description="Median of the trials' median decision latency (the planner's answer time), in ms; null when no trial records it. Recorded trials only; only with detail full.",
             ge=0,
         ),
     ] = None
@@ -510,7 +510,7 @@ class PlannerReport(BaseModel):
         list[ClassFailures] | None,
         Field(
             alias="failuresByClass",
-            description="Failed trials by what their evidence points to, most first (ties in the contract's order); failed trials without a class are not counted. Recorded trials only.",
+            description="Failed trials by what their evidence points to, most first (ties in the contract's order); failed trials without a class are not counted. Recorded trials only; only with detail full.",
             max_length=6,
         ),
     ] = None
