@@ -101,7 +101,7 @@ def _list_fixtures(arguments: object) -> Document:
 
 def _compile_journey(arguments: object) -> Document:
     # The journey is checked against its contract, the corpus and its pages in one pass.
-    from automium.journeys import compilation_document  # noqa: PLC0415
+    from automium.compilation import compilation_document  # noqa: PLC0415
 
     return compilation_document(arguments)
 
@@ -336,8 +336,9 @@ def find(name: str) -> Capability[Any]:
     if capability is None:
         raise AutomiumError.single(
             contracts.ErrorCode.UNSUPPORTED_OPERATION,
-            f"{quoted(name)} is not a v1 tool. Automium v1 is model-only: live execution (running "
-            "a browser, a planner or a queue) is not part of v1. Use one of the listed tools.",
+            f"{quoted(name)} is not a v1 tool. The MCP server is model-only: it never runs a "
+            "browser, a planner or a queue (a real run is `automium run`, outside the server). "
+            "Use one of the listed tools.",
             "",
             list(BY_NAME),
         )

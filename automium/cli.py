@@ -1,6 +1,8 @@
-"""The ``automium`` command: ``serve`` (what agents launch), ``demo`` (a watched session) and
-``export`` (a journey as a Playwright test file) and ``apps serve`` (the owned apps, for a
-person's browser: see ``automium.hosting.serving``).
+"""The ``automium`` command: ``serve`` (what agents launch), ``demo`` (a watched session),
+``export`` (a journey as a Playwright test file), ``run`` (a journey run for real in
+headless Chromium: see ``automium.execution.command``) and ``apps serve`` (the owned apps,
+for a person's browser: see ``automium.hosting.serving``). ``demo``, ``export`` and the
+logging set-up are the commands layer's (``automium.commands``).
 
 How ``serve`` ends is :mod:`automium.mcp_server.running`'s to say; exit code 2 is also a
 usage error.
@@ -45,7 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     # Imported here: what agents launch, `serve` with no option, starts without it.
     import argparse  # noqa: PLC0415
 
-    from automium.mcp_server.running import DEFAULT_PORT, LOOPBACK  # noqa: PLC0415
+    from automium.defaults import LOOPBACK  # noqa: PLC0415
+    from automium.mcp_server.running import DEFAULT_PORT  # noqa: PLC0415
 
     parser = argparse.ArgumentParser(
         prog="automium", description="Automium v1: a model-only browser-QA MCP server."
@@ -112,16 +115,22 @@ def _parser() -> argparse.ArgumentParser:
         "--host", help=f"{LOOPBACK} (default) or localhost; any other address is refused"
     )
     from automium.execution.command import add_parser as add_run  # noqa: PLC0415
+    from automium.execution.merging import add_parser as add_merge  # noqa: PLC0415
 
     add_run(commands)
+    from automium.planning.arguments import add_arguments as add_planner  # noqa: PLC0415
+
+    add_planner(commands.choices["run"])  # --planner: planner trials, judged by outcome
+    add_merge(commands)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:  # noqa: PLR0911 - a return per command
     # Before anything is imported lazily below: a server never writes bytecode (the
     # install compiles it; what is stale is compiled in memory each time instead).
     sys.dont_write_bytecode = True
-    from automium.mcp_server.running import log_to_stderr, serve  # noqa: PLC0415
+    from automium.commands.logs import log_to_stderr  # noqa: PLC0415
+    from automium.mcp_server.running import serve  # noqa: PLC0415
 
     if (sys.argv[1:] if argv is None else argv) == ["serve"]:
         # What agents launch, with nothing to parse: no parser is built (argparse is a few
@@ -141,14 +150,22 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("serve: --host, --port and --read-timeout need --http")
         return serve(args.http, *http_options)
     if args.command == "export":
-        from automium.export.command import export_command  # noqa: PLC0415
+        from automium.commands.export import export_command  # noqa: PLC0415
 
         return export_command(args.journey, args.format, args.out)
     if args.command == "run":
+        if args.planner:
+            from automium.planning.command import command  # noqa: PLC0415
+
+            return command(args)
         from automium.execution.command import main as run  # noqa: PLC0415
 
         return run(args)
-    from automium.mcp_server.demo import run_demo  # noqa: PLC0415
+    if args.command == "merge":
+        from automium.execution.merging import main as merge  # noqa: PLC0415
+
+        return merge(args)
+    from automium.commands.demo import run_demo  # noqa: PLC0415
 
     return run_demo(log_level=args.log_level)
 

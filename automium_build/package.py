@@ -62,7 +62,7 @@ def write_package(out: Path, contracts_folder: Path, root: Path) -> dict[str, Js
     # of sending the generator off to fetch it.
     bundles = {name: bundle(contracts, name) for name in contracts}
     models = out / "models"
-    write_models(models, root)
+    write_models(models, root, contracts)
     (out / "__init__.py").write_text(INIT, encoding="utf-8")
     (out / "index.py").write_text(model_index(models), encoding="utf-8")
     (out / "py.typed").write_text("", encoding="utf-8")

@@ -21,15 +21,13 @@ from typing import Any
 from automium import corpus
 from automium.capabilities import find
 from automium.contracts import to_document
-from automium.execution.browser import launched
 from automium.execution.executor import Options, run_journey
-from automium.planning.command import run_trials, trials_document
+from automium.planning.command import launched, run_trials, trials_document
 from automium.planning.spec import planner_of
 from automium.planning.trial import TrialOptions, TrialOutcome
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "planners" / "keyword_planner.py"
 SPECS = ("scripted-journey", "random:1", "heuristic", f"cmd:keywords={sys.executable} {EXAMPLE}")
-OPTIONS = TrialOptions(timeout_ms=2000, check_timeout_ms=500)
 
 
 def _p(values: Sequence[float], percent: int) -> float:
@@ -42,7 +40,7 @@ def measure(journeys: Sequence[dict[str, Any]], repeat: int, out: Path) -> dict[
     with launched() as browser:
         started = time.perf_counter()
         outcomes = run_trials(
-            journeys, planners, repeat, TrialOptions(out / "trials", 2000, 500), browser
+            journeys, planners, repeat, TrialOptions(out / "trials", 5000, 500), browser
         )
         trials_s = time.perf_counter() - started
         per_step = []

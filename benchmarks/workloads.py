@@ -1,6 +1,6 @@
 """What the benchmarks send: each tool's typical input, and the growth points' inputs.
 
-The typical inputs are the demo's (``automium/mcp_server/demo.py``, the developer-experience
+The typical inputs are the demo's (``automium/commands/demo.py``, the developer-experience
 path), so a measured call is the call an agent makes: the reference journey of the
 ``shop-lite.returning-buyer`` fixture (``shop-lite.buy-one-mug``), a modeled run of it, and
 compare_planners over 2 apps x 2 planners x 3 repetitions.
@@ -12,8 +12,8 @@ from typing import Any
 
 from automium import corpus
 from automium.capabilities import BY_NAME
+from automium.commands.demo import ARTIFACT_ENTRIES, FIXTURE, PLANNER
 from automium.contracts import to_document
-from automium.mcp_server.demo import ARTIFACT_ENTRIES, FIXTURE, PLANNER
 
 APP = "shop-lite"
 JOURNEY = to_document(corpus.reference_journeys(FIXTURE)[0])

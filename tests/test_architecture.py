@@ -24,6 +24,10 @@ GENERATED = "automium_contracts"
 BUILD = ROOT / "automium_build"
 # The composition root may start the boundary; the domain may not reach it.
 ENTRYPOINTS = frozenset({PACKAGE / "cli.py"})
+# The commands beside the entry point; the demo among them is an MCP client of the server
+# (over stdio, in a process of its own), so it speaks MCP through the SDK too.
+COMMANDS = PACKAGE / "commands"
+SDK_CLIENTS = frozenset({COMMANDS / "demo.py"})
 # The adapters that serve the owned apps and drive a browser: only they touch sockets,
 # browsers and Playwright, and neither the MCP server nor the domain reaches them.
 # Planner trials drive the executor's browser and start planner processes: an adapter too.
@@ -115,10 +119,30 @@ def test_the_scanner_has_files_to_look_at() -> None:
 # --- the rules ------------------------------------------------------------------------------
 
 
-def test_only_the_mcp_boundary_imports_the_sdk() -> None:
-    outside = [p for p in python_files(PACKAGE) if BOUNDARY not in p.parents]
+def test_only_the_mcp_boundary_and_the_demo_client_import_the_sdk() -> None:
+    outside = [
+        p for p in python_files(PACKAGE) if BOUNDARY not in p.parents and p not in SDK_CLIENTS
+    ]
 
     assert offenders(outside, SDK_PACKAGES) == []
+    assert all(offenders([client], SDK_PACKAGES) for client in SDK_CLIENTS)
+
+
+def test_the_demo_client_reaches_the_server_only_through_a_process() -> None:
+    # It launches `python -m automium.mcp_server`; importing the server would serve in-process.
+    assert offenders(list(SDK_CLIENTS), frozenset({"automium.mcp_server"})) == []
+
+
+def test_neither_the_server_nor_the_pure_packages_import_the_commands() -> None:
+    beneath = [
+        p
+        for p in python_files(PACKAGE)
+        if COMMANDS not in p.parents
+        and p not in ENTRYPOINTS
+        and p != BOUNDARY / "__main__.py"  # an entry point too: it shares the logging set-up
+    ]
+
+    assert offenders(beneath, frozenset({"automium.commands"})) == []
 
 
 def test_the_domain_never_imports_the_mcp_boundary() -> None:
@@ -240,6 +264,80 @@ def test_importing_the_capability_and_prompt_tables_loads_no_mcp_module() -> Non
     assert loaded == "[]\n"
 
 
+def test_every_browser_context_of_the_package_is_the_one_loopback_only_context() -> None:
+    # One mechanism holds a run to loopback: a context made anywhere else could skip it.
+    makers = [
+        f"{p.relative_to(ROOT)}"
+        for p in python_files(PACKAGE)
+        if "new_context(" in p.read_text("utf-8")
+    ]
+
+    assert makers == ["automium/execution/contexts.py"]
+
+
+# --- no circle ------------------------------------------------------------------------------
+
+
+def room_of(module: str) -> str | None:
+    """The room of ``automium`` a module belongs to: its package or top-level module."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == PACKAGE.name and len(parts) > 1 else None
+
+
+def room_graph(files: list[Path]) -> dict[str, set[str]]:
+    """Which rooms each room imports, at the top of a module or inside a function alike."""
+    rooms = {p.name.removesuffix(".py") for p in PACKAGE.iterdir() if not p.name.startswith("_")}
+    graph: dict[str, set[str]] = {}
+    for path in files:
+        source = room_of(module_of(path))
+        if source is None:
+            continue
+        for _, name in imports_of(path):
+            target = room_of(name)
+            if target in rooms and target != source:
+                graph.setdefault(source, set()).add(target)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each circle of ``graph``, once, as the rooms along it from its smallest."""
+    found: set[tuple[str, ...]] = set()
+
+    def walk(path: list[str]) -> None:
+        for nxt in sorted(graph.get(path[-1], ())):
+            if nxt == path[0]:
+                found.add(tuple(path))
+            elif nxt not in path and nxt > path[0]:
+                walk([*path, nxt])
+
+    for start in sorted(graph):
+        walk([start])
+    return [list(c) for c in sorted(found)]
+
+
+def test_the_cycle_finder_finds_a_circle_and_only_circles() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": {"c"}}) == []
+
+
+def test_the_room_graph_sees_a_lazy_import() -> None:
+    assert "export" in room_graph([PACKAGE / "compilation.py"])["compilation"]
+
+
+def test_no_room_of_the_package_imports_in_a_circle_lazy_imports_included() -> None:
+    graph = room_graph(python_files(PACKAGE))
+
+    assert graph["compilation"] >= {"journeys", "export"}
+    assert cycles(graph) == []
+
+
+def test_the_modeled_runs_never_reach_sideways_into_the_benchmark() -> None:
+    runs = python_files(PACKAGE / "runs")
+
+    assert runs
+    assert offenders(runs, frozenset({"automium.benchmark"})) == []
+
+
 # --- export -------------------------------------------------------------------------------
 
 EXPORT = PACKAGE / "export"
@@ -253,8 +351,13 @@ def test_the_exporter_imports_no_browser_no_hosting_and_no_server() -> None:
     assert offenders(python_files(EXPORT), _BROWSER_PACKAGES) == []
 
 
-def test_the_mcp_server_never_imports_the_export_command_which_writes_files() -> None:
-    assert offenders(python_files(BOUNDARY), frozenset({"automium.export.command"})) == []
+def test_the_exporter_writes_no_file_its_command_does() -> None:
+    # The one place an export writes a file is the commands layer's `automium export`.
+    calls = ("write_text(", "write_bytes(", "open(", "mkdir(")
+    writes = [p for p in python_files(EXPORT) if any(c in p.read_text("utf-8") for c in calls)]
+
+    assert writes == []
+    assert "write_text" in (COMMANDS / "export.py").read_text("utf-8")
 
 
 # --- the map of docs/architecture.md --------------------------------------------------------

@@ -28,7 +28,8 @@ from automium import corpus
 from automium.contracts import to_document
 from automium.errors import AutomiumError
 from automium.guidance import find
-from automium.journeys import compilation_document, render_mermaid
+from automium.compilation import compilation_document
+from automium.journeys import render_mermaid
 from automium.mcp_server.tools import call_result
 from tests.cases import prompt_refusals, prompt_renders, tool_refusals, tool_successes
 

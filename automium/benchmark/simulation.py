@@ -72,40 +72,46 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import json
 import struct
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from automium.benchmark.step_hazards import DECISION, HAZARDS, JourneyProfile
 from automium.benchmark.trials import Trial
 from automium.contracts import FailureClass
+from automium.planner_costs import (
+    ASSERTION_LATENCY_MS,
+    INPUT_TOKENS_PER_DECISION,
+    OUTPUT_TOKENS_PER_DECISION,
+    SKILL_RANGE,
+    SPEED_RANGE,
+    STEP_LATENCY_MS,
+    VERBOSITY_RANGE,
+    planner_name,
+    planner_traits,
+)
+from automium.planner_costs import MODELED_ACTION_TIMEOUT_MS as ACTION_TIMEOUT_MS
+from automium.planner_costs import WORD_SPAN as _WORD_SPAN
+from automium.planner_costs import canonical as _canonical
+from automium.planner_costs import sha256_of as _sha256
+from automium.planner_costs import within as _within
 
-# Planner traits, each drawn uniformly in [low, high] from the vendor+model digest.
-SKILL_RANGE = (0.92, 0.985)  # the chance an attempt at a plain step succeeds
-SPEED_RANGE = (0.75, 1.35)  # multiplier of decision and action latency (1 = reference planner)
-VERBOSITY_RANGE = (0.8, 1.4)  # multiplier of output tokens per decision
+# Planner traits, each drawn uniformly in [low, high] (skill, speed and verbosity: from the
+# vendor+model digest of automium.planner_costs).
 SENSITIVITY_RANGE = (0.5, 1.5)  # multiplier of a hazard's weight, per hazard but decision
 
 MAX_STEP_FAILURE = 0.9  # no step is certain to fail; keeps pass^k informative
 RECOVERY_EFFICACY = 0.6  # a retry succeeds with this times the step's success probability
 
-# Latency, in milliseconds.
-STEP_LATENCY_MS = 1500  # one planner decision plus one browser action
+# Latency, in milliseconds (a step's, an assertion's and a timeout's: automium.planner_costs).
 RECOVERY_ATTEMPT_LATENCY_MS = 2500  # a fresh snapshot, a decision and the retried action
-ASSERTION_LATENCY_MS = 200  # a check of the page state; no planner involved, so no speed factor
-ACTION_TIMEOUT_MS = 30000  # what a runtime gap costs: the action waits out its timeout
 LATENCY_JITTER = 0.2  # relative half-width of the uniform latency jitter
 
-# Tokens, per planner decision.
-INPUT_TOKENS_PER_DECISION = 2400  # semantic snapshot, goal, allowed intents and history
-OUTPUT_TOKENS_PER_DECISION = 90  # intent, target, value and a short rationale
+# Tokens, per planner decision (input and output: automium.planner_costs).
 TOKEN_JITTER = 0.1  # relative half-width of the uniform token jitter (snapshots vary in size)
 
 _WORDS = struct.Struct(">8I")
 _WORDS_512 = struct.Struct(">16I")
-_WORD_SPAN = 2.0**32
 _JITTER_WORDS = 3
 
 
@@ -186,8 +192,8 @@ def modeled_planner() -> PlannerProfile:
 @lru_cache(maxsize=64)  # a request names at most 8 planners, and an agent reuses its own
 def planner_profile(planner_id: str, vendor: str, model: str) -> PlannerProfile:
     """The modeled traits of a planner; the same vendor and model give the same traits."""
-    name = [vendor.strip().casefold(), model.strip().casefold()]
-    u = _uniforms(_sha256(["automium.planner-traits/v1", *name]))
+    name = planner_name(vendor, model)
+    traits = planner_traits(vendor, model)
     s = _uniforms_512(
         hashlib.sha512(_canonical(["automium.planner-sensitivity/v1", *name])).digest()
     )
@@ -196,9 +202,9 @@ def planner_profile(planner_id: str, vendor: str, model: str) -> PlannerProfile:
         planner_id=planner_id,
         vendor=vendor,
         model=model,
-        skill=_within(SKILL_RANGE, u[0]),
-        speed=_within(SPEED_RANGE, u[1]),
-        verbosity=_within(VERBOSITY_RANGE, u[2]),
+        skill=traits.skill,
+        speed=traits.speed,
+        verbosity=traits.verbosity,
         sensitivity=(
             (DECISION.name, 1.0),
             *((h.name, _within(SENSITIVITY_RANGE, s[i])) for i, h in enumerate(others)),
@@ -420,25 +426,8 @@ def _run(
     return None, retries, timeouts
 
 
-def _canonical(values: Sequence[str | int]) -> bytes:
-    return json.dumps(values, separators=(",", ":")).encode("ascii")
-
-
-def _sha256(values: Sequence[str | int]) -> bytes:
-    return hashlib.sha256(_canonical(values)).digest()
-
-
-def _uniforms(digest: bytes) -> tuple[float, ...]:
-    return tuple(word / _WORD_SPAN for word in _WORDS.unpack(digest))
-
-
 def _uniforms_512(digest: bytes) -> tuple[float, ...]:
     return tuple(word / _WORD_SPAN for word in _WORDS_512.unpack(digest))
-
-
-def _within(bounds: tuple[float, float], u: float) -> float:
-    low, high = bounds
-    return low + (high - low) * u
 
 
 def _jitter(u: float, half_width: float) -> float:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from automium.contracts import FailureClass, ReplayLane
+from automium.contracts import FailureClass, Intent, ReplayLane
 from automium.corpus.pages import Element
 from automium.journeys import CheckedJourney, targets
 from automium.journeys.page_checks import Visit
@@ -212,7 +212,7 @@ def _hazards(
         found += [
             (BY_NAME[name], BY_NAME[name].weight) for name in features(step, element, location)
         ]
-    if step.get("intent") == "upload_file":
+    if step.get("intent") == Intent.UPLOAD_FILE:
         found.append((BY_NAME["file-upload"], BY_NAME["file-upload"].weight))
     if assertions:
         found.append((BY_NAME["assertion"], BY_NAME["assertion"].weight * assertions))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from automium.contracts import Effect, NavigateEffect, OpenDialogEffect, RevealEffect
 from automium.corpus.pages import Element, View
 
 _SHOWN_STATES = ("checked", "disabled", "expanded", "selected", "required", "readonly")
@@ -80,17 +81,15 @@ def _head(view: View, element: Element) -> str:
     return text + (" → " + ", ".join(effects) if effects else "")
 
 
-def _effect(view: View, effect: object) -> str:
-    kind = getattr(effect, "kind", "")
+def _effect(view: View, effect: Effect) -> str:
     elements = view.template.elements
-    if kind == "navigate":
-        entity = getattr(effect, "entity", None)
-        return f"{effect.route}" + (f" ({entity})" if entity else "")  # type: ignore[attr-defined]
-    if kind == "reveal":
-        shown = [view.template.find(r.root) for r in effect.refs]  # type: ignore[attr-defined]
+    if isinstance(effect, NavigateEffect):
+        return effect.route + (f" ({effect.entity})" if effect.entity else "")
+    if isinstance(effect, RevealEffect):
+        shown = [view.template.find(r.root) for r in effect.refs]
         return "reveals " + ", ".join(e.line(view.name(e)) for e in shown if e is not None)
-    if kind == "open_dialog":
-        dialog = elements[view.template.by_ref[effect.ref]]  # type: ignore[attr-defined]
+    if isinstance(effect, OpenDialogEffect):
+        dialog = elements[view.template.by_ref[effect.ref]]
         return f"opens {dialog.line()}"
     return "closes the dialog"
 

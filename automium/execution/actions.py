@@ -15,9 +15,31 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from automium.accessible_names import normalized
+from automium.contracts import (
+    CheckStep,
+    ClearStep,
+    ClickStep,
+    FillStep,
+    GoBackStep,
+    HoverStep,
+    NavigateStep,
+    PressKeyStep,
+    ScrollDirection,
+    ScrollStep,
+    SelectOptionStep,
+    SemanticLocator,
+    SnapshotRef,
+    Step,
+    UncheckStep,
+    UploadFileStep,
+    WaitForStep,
+    WaitState,
+)
 from automium.corpus.pages import View
+from automium.execution.navigation import watched
 from automium.execution.places import Routes, described, frame_title, locator
 from automium.hosting.bundles import app_root
+from automium.journeys.steps import target_of
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -37,7 +59,7 @@ class ActionResult:
 
 def perform(  # noqa: PLR0917 - one call site, in executor order
     page: Page,
-    step: Any,
+    step: Step,
     visit: Visit,
     routes: Routes,
     base: str,
@@ -55,9 +77,10 @@ def perform(  # noqa: PLR0917 - one call site, in executor order
     target = where if where is not None else _target(step, visit)
     found = locator(page, *target) if target else None
     shown = described(*target) if target else None
+    navigation = watched(page)
     try:
         result = _do(page, step, found, routes, base, secret_value, timeout_ms)
-        page.wait_for_load_state("load")
+        navigation.settle(timeout_ms)
     except TimeoutError as error:
         missing = found is not None and _count(found) == 0
         return ActionResult(
@@ -80,33 +103,32 @@ class Unperformable(Exception):
 
 def _do(  # noqa: PLR0917
     page: Page,
-    step: Any,
+    step: Step,
     found: Locator | None,
     routes: Routes,
     base: str,
     secret_value: str | None,
     timeout_ms: int,
 ) -> str:
-    intent = step.intent
-    if intent == "navigate":
+    if isinstance(step, NavigateStep):
         path = routes.path(step.route, step.entity)
         response = page.goto(base + path, wait_until="load")
         return f"loaded {path} ({response.status if response else 'no response'})"
-    if intent == "go_back":
+    if isinstance(step, GoBackStep):
         # With no history, Playwright does nothing and says so with None: as a user would
         # find the Back button greyed out, the step fails (compile refuses it too).
         if page.go_back(wait_until="load") is None:
             raise Unperformable("no page to go back to")
         return "went back"
-    if intent == "scroll" and found is None:
-        direction = step.direction.value
-        if direction in ("up", "down"):
+    if isinstance(step, ScrollStep) and found is None:
+        direction = step.direction
+        if direction in (ScrollDirection.UP, ScrollDirection.DOWN):
             height = page.viewport_size["height"] if page.viewport_size else 600
-            page.mouse.wheel(0, height if direction == "down" else -height)
+            page.mouse.wheel(0, height if direction is ScrollDirection.DOWN else -height)
         else:
-            page.keyboard.press("End" if direction == "bottom" else "Home")
-        return f"scrolled {direction}"
-    if intent == "press_key" and found is None:
+            page.keyboard.press("End" if direction is ScrollDirection.BOTTOM else "Home")
+        return f"scrolled {direction.value}"
+    if isinstance(step, PressKeyStep) and found is None:
         page.keyboard.press(step.key)
         return f"pressed {step.key}"
     assert found is not None  # every other intent has a target: the contract says so
@@ -114,30 +136,29 @@ def _do(  # noqa: PLR0917
 
 
 def _on_target(  # noqa: PLR0912 - one branch per intent
-    page: Page, step: Any, found: Locator, secret_value: str | None, timeout_ms: int
+    page: Page, step: Step, found: Locator, secret_value: str | None, timeout_ms: int
 ) -> str:
     from playwright.sync_api import FilePayload, expect  # noqa: PLC0415
 
-    intent = step.intent
-    if intent == "click":
+    if isinstance(step, ClickStep):
         found.click()
-    elif intent == "fill":
-        found.fill(secret_value if secret_value is not None else step.value)
+    elif isinstance(step, FillStep):
+        found.fill(secret_value if secret_value is not None else step.value or "")
         return "filled a secret" if secret_value is not None else "filled"
-    elif intent == "clear":
+    elif isinstance(step, ClearStep):
         found.clear()
-    elif intent == "select_option":
+    elif isinstance(step, SelectOptionStep):
         return "selected " + ",".join(found.select_option(label=step.value))
-    elif intent in ("check", "uncheck"):
+    elif isinstance(step, CheckStep | UncheckStep):
         # Playwright returns at once from a box already so, even one a modal dialog covers;
         # a user would have to reach it first (compile refuses it): a trial click waits for
         # the box to be reachable, as any click does.
         found.click(trial=True)
-        if intent == "check":
+        if isinstance(step, CheckStep):
             found.check()
         else:
             found.uncheck()
-    elif intent == "press_key":
+    elif isinstance(step, PressKeyStep):
         # Playwright presses on an element that cannot take focus without complaint, and
         # the key lands on the page; a user could not press it there (compile refuses it).
         found.focus()
@@ -146,19 +167,21 @@ def _on_target(  # noqa: PLR0912 - one branch per intent
         ):
             raise Unperformable(f"{step.key} pressed on an element that cannot take focus")
         found.press(step.key)
-    elif intent == "hover":
+    elif isinstance(step, HoverStep):
         found.hover()
-    elif intent == "scroll":
+    elif isinstance(step, ScrollStep):
         found.scroll_into_view_if_needed()
-    elif intent == "wait_for":
-        state = step.state.value if step.state else "visible"
+    elif isinstance(step, WaitForStep):
+        state = step.state or WaitState.VISIBLE
         bound = step.timeout_ms or timeout_ms
-        if state == "enabled":
+        if state is WaitState.ENABLED:
             expect(found).to_be_enabled(timeout=bound)
         else:
-            found.wait_for(state="hidden" if state == "hidden" else "visible", timeout=bound)
-        return f"became {state}"
-    elif intent == "upload_file":
+            found.wait_for(
+                state="hidden" if state is WaitState.HIDDEN else "visible", timeout=bound
+            )
+        return f"became {state.value}"
+    elif isinstance(step, UploadFileStep):
         app, _, name = step.file_ref.removeprefix("file:").partition("/")
         data = (app_root(app) / "files" / name).read_bytes()
         kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
@@ -177,9 +200,8 @@ def check(page: Page, assertion: Any, visit: Visit, routes: Routes, timeout_ms: 
         if kind == "route_is":
             expect(page).to_have_url(_route_url(routes, assertion.route), timeout=timeout_ms)
             return None
-        target = getattr(assertion.target, "root", assertion.target)
         view = visit.after.view if visit.after is not None else None
-        role, name, nth = _locator_of(target, view, visit)
+        role, name, nth = _locator_of(assertion.target, view, visit)
         frame = frame_title(view, role, name)
         found = locator(page, role, name, nth, frame, counted=kind == "count_equals")
         checks = {
@@ -217,12 +239,12 @@ def _route_url(routes: Routes, route_id: str) -> re.Pattern[str]:
     return re.compile(r"^[a-z]+://[^/]+" + path + r"/?(?:[?#].*)?$")
 
 
-def _target(step: Any, visit: Visit) -> tuple[str, str, int | None, str | None] | None:
-    given = getattr(step, "target", None)
+def _target(step: Step, visit: Visit) -> tuple[str, str, int | None, str | None] | None:
+    given = target_of(step)
     if given is None:
         return None
     view = visit.before.view if visit.before is not None else None
-    role, name, nth = _locator_of(getattr(given, "root", given), view, visit)
+    role, name, nth = _locator_of(given, view, visit)
     element = visit.element
     frame = None
     if view is not None and element is not None and element.frame is not None:
@@ -230,9 +252,11 @@ def _target(step: Any, visit: Visit) -> tuple[str, str, int | None, str | None] 
     return role, name, nth, frame
 
 
-def _locator_of(target: Any, view: View | None, visit: Visit) -> tuple[str, str, int | None]:
+def _locator_of(
+    target: SemanticLocator | SnapshotRef, view: View | None, visit: Visit
+) -> tuple[str, str, int | None]:
     """Role, name and nth of a target; a snapshot ref is the element compile resolved."""
-    if hasattr(target, "role"):
+    if isinstance(target, SemanticLocator):
         return target.role, target.name, target.nth
     element = visit.element
     if element is None or view is None:

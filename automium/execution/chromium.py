@@ -73,6 +73,18 @@ def launch(playwright: Playwright) -> Browser:
     )
 
 
+def connect(playwright: Playwright, endpoint: str) -> Browser:
+    """The Chromium that Playwright's own browser server at ``endpoint`` provides
+    (``npx playwright run-server``, or ``launch-server``), instead of a local launch.
+
+    The apps stay on this machine's 127.0.0.1. ``expose_network="<loopback>"`` makes the
+    connection carry the remote browser's requests for loopback back to this machine, so
+    the apps' URLs work unchanged wherever the browser runs, and the remote machine's own
+    loopback is out of its reach.
+    """
+    return playwright.chromium.connect(endpoint, expose_network="<loopback>")
+
+
 def available() -> bool:
     """Whether a browser is there to launch; ``make browser`` asks before provisioning one."""
     if find_chromium() is not None:

@@ -7,25 +7,39 @@ Exit codes: 0 every run passed; 1 a run failed or was blocked; 2 a journey was r
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from automium import corpus
 from automium.contracts import ErrorCode, Verdict, to_document
+from automium.defaults import ACTION_TIMEOUT_MS
 from automium.errors import AutomiumError, quoted
-from automium.execution.chromium import NoChromium
+from automium.execution.chromium import NoChromium, connect, launch
+from automium.execution.html_report import write_report
+from automium.execution.junit import junit_report
+from automium.execution.progress import Progress
+from automium.execution.retries import MAX_RETRIES, Tried, attempt_root, tried
+from automium.execution.sharding import WHOLE, Shard, parse_shard, run_index, selection
+from automium.execution.workers import MAX_WORKERS, run_in_workers
 
 if TYPE_CHECKING:
     import argparse
 
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Playwright
 
-    from automium.execution.executor import Outcome
+    from automium.execution.executor import Options, Outcome
     from automium.hosting import Fault
 
 Json = dict[str, Any]
+# Where run directories go without --out: every fixture's artifactRoot lies under it, and so
+# does the run's index.
+RUNS_ROOT = "artifacts"
+_ENDPOINT = re.compile(r"wss?://[^\s/?#]+(?:[/?#]\S*)?")
 _EXIT = {Verdict.PASSED: 0, Verdict.FAILED: 1, Verdict.BLOCKED: 1, Verdict.ERRORED: 2}
 
 
@@ -57,22 +71,54 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="start the app broken: remove, disable or rename the element (repeatable)",
     )
     run.add_argument(
-        "--timeout", type=int, default=5000, metavar="MS", help="bound of each action/assertion"
+        "--timeout",
+        type=int,
+        default=ACTION_TIMEOUT_MS,
+        metavar="MS",
+        help="bound of each action/assertion",
     )
-    from automium.planning.arguments import add_arguments  # noqa: PLC0415
-
-    add_arguments(run)  # --planner and its options: planner trials, judged by outcome
+    run.add_argument(
+        "--shard",
+        metavar="I/N",
+        help="run the I-th of N slices of the trials, as Playwright splits tests; "
+        "`automium merge` joins the N indexes",
+    )
+    run.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
+    run.add_argument("--html", type=Path, metavar="FILE", help="write a self-contained HTML report")
+    run.add_argument(
+        "--retries",
+        type=int,
+        default=0,
+        metavar="N",
+        help=f"run a trial that did not pass again, up to N times (0 to {MAX_RETRIES}); one "
+        "that then passes is flaky",
+    )
+    run.add_argument(
+        "--fail-on-flaky",
+        action="store_true",
+        help="exit 1 when a trial is flaky (failed, then passed on a retry)",
+    )
+    run.add_argument(
+        "--connect",
+        metavar="WS_ENDPOINT",
+        help="run on the browser of Playwright's own server (npx playwright run-server) at "
+        "this ws:// endpoint instead of launching one",
+    )
+    run.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run N trials at a time, each worker with a browser of its own (default 1)",
+    )
 
 
 def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
     """Run the command; ``browser`` is one already launched (the tests share theirs)."""
     try:
-        documents = [document for text in args.journeys for document in _journeys_of(text)]
+        documents = [document for text in args.journeys for document in journeys_of(text)]
         faults = tuple(_fault(text) for text in args.fault)
-        if not 1 <= args.repeat <= 100:
-            raise _usage(f"--repeat {args.repeat} is not 1 to 100", "/repeat")
-        if not 100 <= args.timeout <= 60000:
-            raise _usage(f"--timeout {args.timeout} is not 100 to 60000 ms", "/timeout")
+        shard = _checked_options(args)
         from automium.capabilities import find  # noqa: PLC0415
 
         for document in documents:
@@ -80,47 +126,141 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
     except AutomiumError as error:
         print(json.dumps(to_document(error.to_tool_error()), indent=1))
         return 2
-    if getattr(args, "planner", None):
-        from automium.planning import command as planned  # noqa: PLC0415
+    planned = [(d, repetition) for d in documents for repetition in range(1, args.repeat + 1)]
+    positions = shard.positions(len(planned))
+    from automium.execution.executor import Options  # noqa: PLC0415
 
-        return planned.main(args, documents, browser)
+    progress = Progress(len(positions), quiet=args.json)
     try:
-        outcomes = run_all(documents, args.out, faults, args.repeat, args.timeout, browser)
+        tried = run_all(
+            [planned[p] for p in positions],
+            Options(args.out, args.timeout, faults, connected=args.connect is not None),
+            browser,
+            workers=args.workers,
+            on_done=lambda done: progress.done(done.attempts[-1].verdict),
+            endpoint=args.connect,
+            retries=args.retries,
+        )
     except NoChromium as error:
         print(f"automium run: error: {error}", file=sys.stderr)
         return 2
+    finally:
+        progress.close()
+    from automium.execution.executor import PLANNER  # noqa: PLC0415
+
+    root = args.out if args.out is not None else Path(RUNS_ROOT)
+    digest = selection([PLANNER], [(d["id"], r) for d, r in planned])
+    index = index_document(tried, positions, shard, digest, len(planned), root)
+    write_index(root, shard, index)
+    if args.junit is not None:
+        args.junit.write_text(junit_report(index, fail_on_flaky=args.fail_on_flaky))
+    if args.html is not None:
+        write_report(index, root, args.html)
+    outcomes = [t.first for t in tried]
+    if not outcomes:  # more shards than trials: this one's index is empty, so merge is whole
+        print(f"automium run: shard {shard} holds none of the {len(planned)} trials")
+        return 0
     if args.json:  # one document per run; several runs print them as one JSON array
         summaries = [o.summary for o in outcomes]
         print(json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=1))
     else:
-        print("\n".join(report(o) for o in outcomes))
+        print("\n".join(report(t) for t in tried))
     if args.trials_out is not None:
         args.trials_out.write_text(json.dumps(trials_document(outcomes), indent=1) + "\n")
-    return max(_EXIT[o.verdict] for o in outcomes)
+    return max(_exit_code(t, fail_on_flaky=args.fail_on_flaky) for t in tried)
 
 
-def run_all(  # noqa: PLR0917 - the command's options, in its order
-    documents: Sequence[Json],
-    out: Path | None,
-    faults: tuple[Fault, ...],
-    repeat: int,
-    timeout_ms: int,
+def _exit_code(trial: Tried, *, fail_on_flaky: bool) -> int:
+    if trial.flaky:
+        return 1 if fail_on_flaky else 0
+    return _EXIT[trial.attempts[-1].verdict]
+
+
+def run_all(
+    planned: Sequence[tuple[Json, int]],
+    options: Options,
     browser: Browser | None = None,
-) -> list[Outcome]:
-    from automium.execution.browser import launched  # noqa: PLC0415
-    from automium.execution.executor import Options, run_journey  # noqa: PLC0415
+    *,
+    workers: int = 1,
+    on_done: Callable[[Tried], None] = lambda _tried: None,
+    endpoint: str | None = None,
+    retries: int = 0,
+) -> list[Tried]:
+    """Run each (journey, repetition) of ``planned`` with ``options``, in order; one that
+    does not pass again, ``retries`` times at most.
 
-    if browser is None:
-        with launched() as launched_browser:
-            return run_all(documents, out, faults, repeat, timeout_ms, launched_browser)
-    return [
-        run_journey(document, browser, Options(out, timeout_ms, faults, repetition))
-        for document in documents
-        for repetition in range(1, repeat + 1)
-    ]
+    On ``browser`` when one is given (the tests share theirs), else on one launched browser
+    (connected to, at ``endpoint``), else (``workers`` > 1) on a browser per worker.
+    """
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    from automium.execution.executor import run_journey  # noqa: PLC0415
+
+    def run(item: tuple[Json, int], on: Browser) -> Tried:
+        document, repetition = item
+        root = options.out if options.out is not None else _artifact_root(document)
+
+        def attempt(number: int) -> Outcome:
+            out = attempt_root(root, number)
+            return run_journey(document, on, replace(options, out=out, repetition=repetition))
+
+        return tried(attempt, retries)
+
+    def start(playwright: Playwright) -> Browser:
+        return launch(playwright) if endpoint is None else connect(playwright, endpoint)
+
+    if workers > 1 and browser is None and len(planned) > 1:
+        return run_in_workers(planned, run, workers, start, on_done)
+    if browser is None and planned:
+        with sync_playwright() as playwright:
+            launched = start(playwright)
+            try:
+                return run_all(planned, options, launched, on_done=on_done, retries=retries)
+            finally:
+                launched.close()
+    done = []
+    for item in planned:
+        done.append(run(item, browser))  # type: ignore[arg-type] # given, or launched
+        on_done(done[-1])
+    return done
 
 
-def report(outcome: Outcome) -> str:
+def _artifact_root(document: Json) -> Path:
+    """Where a journey's runs go without --out: its fixture's artifact root."""
+    fixture = corpus.get_fixture(document["fixtureId"], document["appId"])
+    return Path.cwd() / fixture.artifact_root
+
+
+def _checked_options(args: argparse.Namespace) -> Shard:
+    """Refuse an option out of its range before anything runs; the shard to run."""
+    if not 1 <= args.repeat <= 100:
+        raise _usage(f"--repeat {args.repeat} is not 1 to 100", "/repeat")
+    if not 100 <= args.timeout <= 60000:
+        raise _usage(f"--timeout {args.timeout} is not 100 to 60000 ms", "/timeout")
+    if args.connect is not None and not _ENDPOINT.fullmatch(args.connect):
+        raise _usage(
+            f"--connect {quoted(args.connect)} is not a ws:// or wss:// endpoint, such as the "
+            "one `npx playwright run-server` prints",
+            "/connect",
+        )
+    if not 0 <= args.retries <= MAX_RETRIES:
+        raise _usage(f"--retries {args.retries} is not 0 to {MAX_RETRIES}", "/retries")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise _usage(f"--workers {args.workers} is not 1 to {MAX_WORKERS}", "/workers")
+    return WHOLE if args.shard is None else parse_shard(args.shard)
+
+
+def report(trial: Tried) -> str:
+    """What the command prints of a trial: its first run, then each retry's verdict."""
+    lines = [_report(trial.first)]
+    for number, retry in enumerate(trial.retries, start=1):
+        lines.append(f"  retry {number}: {retry.verdict.value} ({retry.folder})")
+    if trial.flaky:
+        lines.append(f"  flaky: passed on attempt {len(trial.attempts)}, not the first")
+    return "\n".join(lines)
+
+
+def _report(outcome: Outcome) -> str:
     """What the command prints of a run: the replay summary's verdict, step and class."""
     digest = outcome.summary.get("digest") or {}
     classification = digest.get("classification") or {}
@@ -174,7 +314,58 @@ def trials_document(outcomes: Sequence[Outcome]) -> Json:
     }
 
 
-def _journeys_of(text: str) -> list[Json]:
+def index_document(  # noqa: PLR0917 - the parts of the index, in its order
+    done: Sequence[Tried],
+    positions: range,
+    shard: Shard,
+    digest: str,
+    trials_total: int,
+    root: Path,
+) -> Json:
+    """The ``run-index.v1`` of the runs: each at its position, its folder from ``root``."""
+    from automium.execution.executor import PLANNER  # noqa: PLC0415
+
+    runs = []
+    trials = trials_document([t.first for t in done])["trials"] if done else []
+    for position, one, trial in zip(positions, done, trials, strict=True):
+        outcome = one.first
+        run: Json = {
+            "position": position,
+            "runId": outcome.run_id,
+            "fixtureId": outcome.journey.fixture_id,
+            "artifactManifestRef": f"artifacts:run/{outcome.run_id}",
+            **_attempt(outcome, root),
+        }
+        if one.retries:
+            run["flaky"] = one.flaky
+            run["retries"] = [_attempt(retry, root) for retry in one.retries]
+        runs.append(run | {"trial": trial})
+    return run_index(shard, digest, trials_total, [PLANNER], runs)
+
+
+def _attempt(outcome: Outcome, root: Path) -> Json:
+    """An attempt's verdict, run directory (from ``root``) and failure class."""
+    attempt: Json = {"verdict": outcome.verdict.value, "folder": _relative(outcome.folder, root)}
+    classification = (outcome.summary.get("digest") or {}).get("classification") or {}
+    if outcome.verdict is not Verdict.PASSED and "failureClass" in classification:
+        attempt["failureClass"] = classification["failureClass"]
+    return attempt
+
+
+def write_index(root: Path, shard: Shard, index: Json) -> Path:
+    """``index.json`` for a whole run, ``index-I-of-N.json`` for a shard, in ``root``."""
+    name = "index.json" if shard == WHOLE else f"index-{shard.index}-of-{shard.total}.json"
+    root.mkdir(parents=True, exist_ok=True)
+    path = root / name
+    path.write_text(json.dumps(index, indent=1) + "\n")
+    return path
+
+
+def _relative(folder: Path, root: Path) -> str:
+    return Path(os.path.relpath(folder.resolve(), root.resolve())).as_posix()
+
+
+def journeys_of(text: str) -> list[Json]:
     """An app id names its reference journeys; anything else is one journey."""
     if text in corpus.app_ids():
         return [to_document(j) for j in corpus.reference_journeys() if j.app_id == text]

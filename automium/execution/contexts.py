@@ -1,22 +1,33 @@
-"""A browser context for one fixture: its environment profile, and loopback only.
+"""A browser context for one run or one proof: its environment profile, and loopback only.
 
 The apps are served on 127.0.0.1 and a run must reach nothing else (no font, no analytics,
-no leak of what a page holds), so every request and WebSocket to another host is aborted
-before it leaves the browser. The launch flags keep Chromium's own background traffic off.
+no leak of what a page holds). :func:`loopback_context` is the one place that holds it, for
+``automium run`` and the tests alike, in the one of two ways the browser allows:
+
+* a browser launched here: every address but the loopback one goes through a proxy that
+  is not there, so it fails, at no cost per request (a route would pause each one);
+* a connected browser (``--connect``) reaches this machine's loopback through the
+  connection's own proxy, which a context proxy would replace: there, routes abort every
+  request and WebSocket for another host (:func:`block_outside`; only those pause).
+
+The launch flags keep Chromium's own background traffic off.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from automium.corpus import get_environment_profile, get_fixture
+from automium.defaults import LOOPBACK
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Route, WebSocketRoute
 
-LOOPBACK_HOSTS = frozenset({"127.0.0.1"})
+    from automium.contracts import EnvironmentProfile
+
+DEAD_PROXY = f"http://{LOOPBACK}:9"  # the discard port: nothing listens there
 # What a page may load without a host at all.
 _HOSTLESS_SCHEMES = frozenset({"data", "blob", "about"})
 
@@ -26,7 +37,7 @@ def reaches_outside(url: str) -> bool:
     parts = urlsplit(url)
     if parts.scheme in _HOSTLESS_SCHEMES:
         return False
-    return parts.hostname not in LOOPBACK_HOSTS
+    return parts.hostname != LOOPBACK
 
 
 # The same rule as a pattern, so Chromium pauses only the requests it blocks (a callable
@@ -49,11 +60,13 @@ def block_outside(context: BrowserContext) -> None:
     context.route_web_socket(OUTSIDE, _close)
 
 
-def fixture_context(browser: Browser, app_id: str, fixture_id: str) -> BrowserContext:
-    """A fresh session of ``fixture_id``: its viewport, device class, locale and time zone,
-    empty storage (the app starts from the seed), and loopback only."""
-    fixture = get_fixture(fixture_id, app_id)
-    profile = get_environment_profile(fixture.environment_profile_id)
+def loopback_context(
+    browser: Browser, profile: EnvironmentProfile, *, connected: bool = False, **options: Any
+) -> BrowserContext:
+    """A fresh session with ``profile``'s viewport, device class, locale and time zone,
+    empty storage (the app starts from the seed), service workers blocked, and loopback
+    only (``connected``: the browser is a remote one); ``options`` are Playwright's others
+    (a HAR to record, for a run)."""
     mobile = profile.device_class.value == "mobile"
     context = browser.new_context(
         viewport={"width": profile.viewport.width, "height": profile.viewport.height},
@@ -62,6 +75,15 @@ def fixture_context(browser: Browser, app_id: str, fixture_id: str) -> BrowserCo
         locale=profile.locale,
         timezone_id=profile.timezone,
         service_workers="block",
+        proxy=None if connected else {"server": DEAD_PROXY, "bypass": LOOPBACK},
+        **options,
     )
-    block_outside(context)
+    if connected:
+        block_outside(context)
     return context
+
+
+def fixture_context(browser: Browser, app_id: str, fixture_id: str) -> BrowserContext:
+    """A fresh, loopback-only session of ``fixture_id``, in its environment profile."""
+    fixture = get_fixture(fixture_id, app_id)
+    return loopback_context(browser, get_environment_profile(fixture.environment_profile_id))

@@ -30,14 +30,19 @@ from urllib.parse import quote
 from automium import corpus
 from automium.capabilities import find
 from automium.contracts import (
+    EventType,
+    FillStep,
     Journey,
     PlannerReference,
     ReplayLane,
     RunSubmissionInput,
+    Step,
     Verdict,
     to_document,
 )
+from automium.defaults import ACTION_TIMEOUT_MS
 from automium.execution import actions, video
+from automium.execution.contexts import loopback_context
 from automium.execution.evidence import RunDir
 from automium.execution.places import RefusedPlace, Routes
 from automium.execution.replay import Replay
@@ -49,7 +54,7 @@ from automium.journeys.checking import check_journey
 from automium.journeys.node_captions import step_label
 from automium.journeys.page_checks import Visit
 from automium.runs.submission import run_id_for
-from automium.runs.timeline import decision_of
+from automium.runs.timeline import ALLOWED_INTENTS, decision_of
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Dialog, Frame, Page
@@ -60,23 +65,18 @@ L = ReplayLane
 PLANNER = {"id": "scripted-journey", "vendor": "scripted", "model": "journey"}
 """The planner of a run: the journey itself, carried out as written."""
 WORKER_ID = "local-worker"
-LOOPBACK = "127.0.0.1"
-DEAD_PROXY = "http://127.0.0.1:9"  # the discard port: nothing listens there
-ALLOWED_INTENTS = (
-    "navigate,click,fill,clear,select_option,check,uncheck,press_key,hover,scroll,"
-    "wait_for,upload_file,go_back"
-)
 
 
 @dataclass(frozen=True)
 class Options:
     out: Path | None = None  # where run directories go; default: the fixture's artifactRoot
-    timeout_ms: int = 5000  # each action's and each assertion's bound
+    timeout_ms: int = ACTION_TIMEOUT_MS  # each action's and each assertion's bound
     faults: tuple[Fault, ...] = ()
     repetition: int = 1
     # A failed run's video is encoded from its trace; measuring compile against hundreds of
     # failing runs goes without, as encoding costs more than the run.
     video: bool = True
+    connected: bool = False  # the browser is a remote one, reached with --connect
 
 
 @dataclass
@@ -173,8 +173,8 @@ class _Run:
         out = options.out if options.out is not None else Path.cwd() / self.fixture.artifact_root
         self.dir = RunDir(out, self.run_id, self.fixture.artifact_root)
         self.replay = Replay(self.run_id)
-        refs = [getattr(s, "secret_ref", None) for s in journey.steps]
-        self.secrets = [secret(journey.app_id, ref) for ref in refs if isinstance(ref, str)]
+        refs = [s.secret_ref for s in journey.steps if isinstance(s, FillStep) and s.secret_ref]
+        self.secrets = [secret(journey.app_id, ref) for ref in refs]
         self.step: str | None = None
         self.console: list[str] = []
         self.retries = 0
@@ -195,14 +195,16 @@ class _Run:
             self.base = server.url
             self.replay.emit(
                 L.WORKER,
-                "worker.leased",
+                EventType.WORKER_LEASED,
                 {"workerId": WORKER_ID, "environmentProfileId": self.profile.id},
             )
             context = self.context = self._context()
             try:
                 page = context.new_page()
                 self._listen(page)
-                self.replay.emit(L.RUNTIME, "fixture.applied", {"fixtureId": self.fixture.id})
+                self.replay.emit(
+                    L.RUNTIME, EventType.FIXTURE_APPLIED, {"fixtureId": self.fixture.id}
+                )
                 try:
                     verdict, completed, failure = self._steps(page)
                     self.step = None
@@ -211,7 +213,9 @@ class _Run:
                     # The browser or the page went away under a step: the run errored.
                     reason = str(error).splitlines()[0][:300] if str(error) else "crashed"
                     step = self.step
-                    self.replay.emit(L.RUNTIME, "runtime.crashed", {"reason": reason}, step=step)
+                    self.replay.emit(
+                        L.RUNTIME, EventType.RUNTIME_CRASHED, {"reason": reason}, step=step
+                    )
                     done = {e.get("stepId") for e in self.replay.events}
                     verdict = Verdict.ERRORED
                     completed = sum(s.id in done and s.id != step for s in self.journey.steps)
@@ -221,20 +225,12 @@ class _Run:
         return self._finish(verdict, completed, failure)
 
     def _context(self) -> BrowserContext:
-        viewport = self.profile.viewport
-        mobile = self.profile.device_class.value == "mobile"
-        context = self.browser.new_context(
-            viewport={"width": viewport.width, "height": viewport.height},
-            is_mobile=mobile,
-            has_touch=mobile,
-            locale=self.profile.locale,
-            timezone_id=self.profile.timezone,
+        context = loopback_context(
+            self.browser,
+            self.profile,
+            connected=self.options.connected,
             record_har_path=self.dir.path("network.har"),
             record_har_content="omit",
-            service_workers="block",
-            # Loopback only, at no cost per request (a route would pause each one): every
-            # address but 127.0.0.1 goes through a proxy that is not there, and fails.
-            proxy={"server": DEAD_PROXY, "bypass": LOOPBACK},
         )
         context.set_default_timeout(self.options.timeout_ms)
         context.tracing.start(screenshots=True, snapshots=True, sources=False)
@@ -258,7 +254,7 @@ class _Run:
             completed += 1
         return Verdict.PASSED, completed, None
 
-    def _step(self, page: Page, step: Any, visit: Visit) -> Verdict | None:
+    def _step(self, page: Page, step: Step, visit: Visit) -> Verdict | None:
         attempts = self.journey.recovery.max_attempts
         for attempt in range(1, attempts + 1):
             if attempt > 1:
@@ -269,13 +265,13 @@ class _Run:
             if failed is None:
                 break
         else:
-            return self._exhausted(timed_out=failed == "action.timed_out")
+            return self._exhausted(timed_out=failed == EventType.ACTION_TIMED_OUT)
         return self._assertions(page, step, visit)
 
-    def _act(self, page: Page, step: Any, visit: Visit, attempt: int) -> str | None:
+    def _act(self, page: Page, step: Step, visit: Visit, attempt: int) -> str | None:
         secret_value = (
             secret(self.journey.app_id, step.secret_ref)
-            if getattr(step, "secret_ref", None)
+            if isinstance(step, FillStep) and step.secret_ref
             else None
         )
         if secret_value is not None:
@@ -293,10 +289,13 @@ class _Run:
         }
         if result.error is None:
             self.replay.emit(
-                L.EXECUTOR, "action.performed", {**payload, "result": result.result}, step=step.id
+                L.EXECUTOR,
+                EventType.ACTION_PERFORMED,
+                {**payload, "result": result.result},
+                step=step.id,
             )
             return None
-        kind = "action.timed_out" if result.timed_out else "action.failed"
+        kind = EventType.ACTION_TIMED_OUT if result.timed_out else EventType.ACTION_FAILED
         extra = {"timeoutMs": self.options.timeout_ms} if result.timed_out else {}
         self.replay.emit(
             L.EXECUTOR,
@@ -306,7 +305,7 @@ class _Run:
         )
         return kind
 
-    def _decide(self, page: Page, step: Any, attempt: int) -> None:
+    def _decide(self, page: Page, step: Step, attempt: int) -> None:
         matched = self.routes.match(page.url)
         request = {
             "goal": self.journey.goal[:200],
@@ -315,17 +314,17 @@ class _Run:
             "snapshotNodes": self.snapshot_nodes,
             "attempt": attempt,
         }
-        self.replay.emit(L.PLANNER, "decision.requested", request, step=step.id)
+        self.replay.emit(L.PLANNER, EventType.DECISION_REQUESTED, request, step=step.id)
         decision = {
             **decision_of(step, PLANNER["id"], step_label(to_document(step))),
             "inputTokens": 0,
             "outputTokens": 0,
             "latencyMs": 0,
         }
-        self.replay.emit(L.PLANNER, "decision.made", decision, step=step.id)
+        self.replay.emit(L.PLANNER, EventType.DECISION_MADE, decision, step=step.id)
         self.transcript.append({"stepId": step.id, "request": request, "decision": decision})
 
-    def _assertions(self, page: Page, step: Any, visit: Visit) -> Verdict | None:
+    def _assertions(self, page: Page, step: Step, visit: Visit) -> Verdict | None:
         for assertion in (a for a in self.journey.assertions if a.after_step == step.id):
             for attempt in range(1, self.journey.recovery.max_attempts + 1):
                 if attempt > 1:
@@ -335,14 +334,14 @@ class _Run:
                 if error is None:
                     self.replay.emit(
                         L.ASSERTION,
-                        "assertion.passed",
+                        EventType.ASSERTION_PASSED,
                         {"assertionId": assertion.id, "kind": assertion.kind, "attempt": attempt},
                         step=step.id,
                     )
                     break
                 self.replay.emit(
                     L.ASSERTION,
-                    "assertion.failed",
+                    EventType.ASSERTION_FAILED,
                     {
                         "assertionId": assertion.id,
                         "kind": assertion.kind,
@@ -374,7 +373,7 @@ class _Run:
         return Verdict.ERRORED if timed_out else Verdict.FAILED
 
     def _failing_lane(self) -> str:
-        failing = {"action.failed", "action.timed_out", "assertion.failed"}
+        failing = {EventType.ACTION_FAILED, EventType.ACTION_TIMED_OUT, EventType.ASSERTION_FAILED}
         last = next(e for e in reversed(self.replay.events) if e["type"] in failing)
         return str(last["lane"])
 
@@ -387,7 +386,7 @@ class _Run:
         matched = self.routes.match(frame.url)
         self.replay.emit(
             L.RUNTIME,
-            "page.loaded",
+            EventType.PAGE_LOADED,
             {
                 "route": matched[0] if matched else "unknown",
                 "entity": matched[1] if matched else None,
@@ -401,20 +400,23 @@ class _Run:
         self.console.append(f"[{message.type}] {text}")
         if message.type == "error":
             self.replay.emit(
-                L.RUNTIME, "page.changed", {"change": f"console error: {text}"}, step=self.step
+                L.RUNTIME,
+                EventType.PAGE_CHANGED,
+                {"change": f"console error: {text}"},
+                step=self.step,
             )
 
     def _page_error(self, text: str) -> None:
         text = self._masked(text)
         self.console.append(f"[pageerror] {text}")
         self.replay.emit(
-            L.RUNTIME, "page.changed", {"change": f"uncaught error: {text}"}, step=self.step
+            L.RUNTIME, EventType.PAGE_CHANGED, {"change": f"uncaught error: {text}"}, step=self.step
         )
 
     def _dialog(self, dialog: Dialog) -> None:
         self.replay.emit(
             L.RUNTIME,
-            "page.changed",
+            EventType.PAGE_CHANGED,
             {"change": f"{dialog.type} dialog: {self._masked(dialog.message)}"},
             step=self.step,
         )
@@ -480,6 +482,8 @@ class _Run:
         self._artifact("dom-snapshot", "dom/final.html")
 
     def _close(self, context: BrowserContext) -> None:
+        if not self.browser.is_connected():
+            return  # the browser died under the run: its trace and HAR went with it
         try:
             if not self.tracing_paused:
                 self.trace_parts += 1
@@ -498,8 +502,10 @@ class _Run:
     def _finish(self, verdict: Verdict, completed: int, failure: tuple[str, str] | None) -> Outcome:
         for kind, path in self._end_files(verdict):
             self._artifact(kind, path)
-        self.replay.emit(L.WORKER, "run.finished", {"retryCount": self.retries}, verdict=verdict)
-        self.replay.emit(L.WORKER, "worker.released", {"workerId": WORKER_ID})
+        self.replay.emit(
+            L.WORKER, EventType.RUN_FINISHED, {"retryCount": self.retries}, verdict=verdict
+        )
+        self.replay.emit(L.WORKER, EventType.WORKER_RELEASED, {"workerId": WORKER_ID})
         latency = self.replay.now_ms()
         self.dir.write("replay.jsonl", self._masked(self.replay.ndjson().decode()).encode())
         self.dir.record("replay-log", "replay.jsonl")
@@ -535,7 +541,8 @@ class _Run:
         transcript = "".join(json.dumps(t, ensure_ascii=False) + "\n" for t in self.transcript)
         self.dir.write("planner-transcript.jsonl", self._masked(transcript).encode())
         files = [("console-log", "console.log"), ("planner-transcript", "planner-transcript.jsonl")]
-        files.append(("network-har", "network.har"))
+        if self.dir.path("network.har").is_file():  # not when the browser died under the run
+            files.append(("network-har", "network.har"))
         folder = self.dir.folder
         traces = _traces(folder)
         files += [("trace", p.relative_to(folder).as_posix()) for p in traces]
@@ -551,7 +558,7 @@ class _Run:
         entry = self.dir.record(kind, path, step_id)
         self.replay.emit(
             L.ARTIFACT,
-            "artifact.captured",
+            EventType.ARTIFACT_CAPTURED,
             {"kind": kind, "path": path, "sizeBytes": entry["sizeBytes"]},
             step=step_id,
         )

@@ -1,59 +1,27 @@
 """A real run's ``replay-event.v1`` events, stamped as they happen.
 
-Offsets are real: milliseconds on a monotonic clock since the run started. Payloads are
-flat maps of strings, numbers and booleans, as the contract wants: a value that is ``None``
-is left out and a long text (an error of Playwright's) is cut to what a reader needs.
+Offsets are real: milliseconds on a monotonic clock since the run started. The envelope,
+the sequence and what a payload keeps are the one recorder's
+(:class:`automium.replay.recording.Recorder`), which the modeled timeline uses too.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
 
-from automium.contracts import ReplayLane, Verdict
+from automium.replay.recording import Event, Recorder
 
-Event = dict[str, Any]
-_TEXT = 500
+__all__ = ["Event", "Replay"]
 
 
-@dataclass
-class Replay:
-    run_id: str
-    started: float = field(default_factory=time.monotonic)
-    events: list[Event] = field(default_factory=list)
+class Replay(Recorder):
+    def __init__(self, run_id: str) -> None:
+        started = time.monotonic()
+        super().__init__(run_id, lambda: int((time.monotonic() - started) * 1000))
 
     def now_ms(self) -> int:
-        return int((time.monotonic() - self.started) * 1000)
-
-    def emit(
-        self,
-        lane: ReplayLane,
-        kind: str,
-        payload: Mapping[str, Any],
-        *,
-        step: str | None = None,
-        verdict: Verdict | None = None,
-    ) -> Event:
-        event: Event = {
-            "schemaVersion": "automium.replay-event/v1",
-            "runId": self.run_id,
-            "seq": len(self.events),
-            "offsetMs": self.now_ms(),
-            "lane": lane.value,
-            "type": kind,
-        }
-        if step is not None:
-            event["stepId"] = step
-        if verdict is not None:
-            event["verdict"] = verdict.value
-        event["payload"] = {
-            k: (v[:_TEXT] if isinstance(v, str) else v) for k, v in payload.items() if v is not None
-        }
-        self.events.append(event)
-        return event
+        return self.clock()
 
     def ndjson(self) -> bytes:
         return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in self.events).encode()

@@ -15,16 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from automium import corpus
+from automium.contracts import Intent
 from automium.corpus.pages import Element, View, pages
+from automium.defaults import ACTION_TIMEOUT_MS
 from automium.export.fixture_files import fixture_file
 from automium.export.routes import route_path, route_pattern
 from automium.journeys import targets
 from automium.journeys.page_checks import Walk
 from automium.journeys.page_walk import Location
 from automium.journeys.refs import journey_ref
-
-ACTION_TIMEOUT_MS = 5_000
-"""The action timeout of a test that retries its steps: an attempt must end to be retried."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,17 +179,17 @@ def _action(
     intent = step["intent"]
     target = step.get("target")
     locator = None if target is None else resolver.target(target, before, element)
-    if intent == "navigate":
+    if intent == Intent.NAVIGATE:
         path = route_path(resolver.app_id, resolver.fixture_id, step["route"], step.get("entity"))
         return Action(intent, path=path)
-    if intent == "fill" and "secretRef" in step:
+    if intent == Intent.FILL and "secretRef" in step:
         return Action(intent, locator, secret_env=secret_env(step["secretRef"]))
-    if intent == "scroll":
+    if intent == Intent.SCROLL:
         return Action(intent, locator, direction=step["direction"], distance=resolver.viewport)
-    if intent == "wait_for":
-        state, timeout = step.get("state", "visible"), step.get("timeoutMs", 5_000)
+    if intent == Intent.WAIT_FOR:
+        state, timeout = step.get("state", "visible"), step.get("timeoutMs", ACTION_TIMEOUT_MS)
         return Action(intent, locator, state=state, timeout_ms=timeout)
-    if intent == "upload_file":
+    if intent == Intent.UPLOAD_FILE:
         return Action(intent, locator, file=fixture_file(step["fileRef"]))
     return Action(intent, locator, value=step.get("value"), key=step.get("key"))
 

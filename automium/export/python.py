@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+from automium.contracts import Intent
+from automium.defaults import ACTION_TIMEOUT_MS
 from automium.export.fixture_files import DEFAULT_ROOT, FILES_ENV
 from automium.export.literals import comment, py_string
-from automium.export.plan import ACTION_TIMEOUT_MS, Action, Check, ExportPlan, Locator, Unresolved
+from automium.export.plan import Action, Check, ExportPlan, Locator, Unresolved
 
 _ASSERTIONS = {
     "visible": "to_be_visible()",
@@ -142,37 +144,39 @@ def _action_lines(action: Action, plan: ExportPlan) -> list[str]:
 
 def _expression(action: Action) -> str:
     intent = action.intent
-    if intent == "navigate":
+    if intent == Intent.NAVIGATE:
         return f"page.goto({py_string(action.path or '/')})"
-    if intent == "go_back":
+    if intent == Intent.GO_BACK:
         return "page.go_back()"
-    if intent == "scroll" and action.target is None:
+    if intent == Intent.SCROLL and action.target is None:
         return {
             "down": f"page.mouse.wheel(0, {action.distance})",
             "up": f"page.mouse.wheel(0, -{action.distance})",
             "top": 'page.evaluate("window.scrollTo(0, 0)")',
             "bottom": 'page.evaluate("window.scrollTo(0, document.body.scrollHeight)")',
         }[action.direction or "down"]
-    if intent == "press_key" and action.target is None:
+    if intent == Intent.PRESS_KEY and action.target is None:
         return f"page.keyboard.press({py_string(action.key or '')})"
     assert isinstance(action.target, Locator)
     locator = _locator(action.target)
     timeout = action.timeout_ms or 0  # wait_for's
-    if intent == "wait_for" and action.state == "enabled":
+    if intent == Intent.WAIT_FOR and action.state == "enabled":
         return f"expect({locator}).to_be_enabled(timeout={timeout:_})"
     call = {
-        "click": "click()",
-        "fill": f"fill({_fill_value(action)})",
-        "clear": "clear()",
-        "select_option": f"select_option(label={py_string(action.value or '')})",
-        "check": "check()",
-        "uncheck": "uncheck()",
-        "press_key": f"press({py_string(action.key or '')})",
-        "hover": "hover()",
-        "scroll": "scroll_into_view_if_needed()",
-        "wait_for": f"wait_for(state={py_string(action.state or 'visible')}, timeout={timeout:_})",
-        "upload_file": f"set_input_files(FILES / {py_string(action.file or '')})",
-    }[intent]
+        Intent.CLICK: "click()",
+        Intent.FILL: f"fill({_fill_value(action)})",
+        Intent.CLEAR: "clear()",
+        Intent.SELECT_OPTION: f"select_option(label={py_string(action.value or '')})",
+        Intent.CHECK: "check()",
+        Intent.UNCHECK: "uncheck()",
+        Intent.PRESS_KEY: f"press({py_string(action.key or '')})",
+        Intent.HOVER: "hover()",
+        Intent.SCROLL: "scroll_into_view_if_needed()",
+        Intent.WAIT_FOR: (
+            f"wait_for(state={py_string(action.state or 'visible')}, timeout={timeout:_})"
+        ),
+        Intent.UPLOAD_FILE: f"set_input_files(FILES / {py_string(action.file or '')})",
+    }[Intent(intent)]
     return f"{locator}.{call}"
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from automium.contracts import Intent
+from automium.defaults import ACTION_TIMEOUT_MS
 from automium.export.fixture_files import DEFAULT_ROOT, FILES_ENV
 from automium.export.literals import comment, js_string
-from automium.export.plan import ACTION_TIMEOUT_MS, Action, Check, ExportPlan, Locator, Unresolved
+from automium.export.plan import Action, Check, ExportPlan, Locator, Unresolved
 
 _ASSERTIONS = {
     "visible": "toBeVisible()",
@@ -123,37 +125,37 @@ def _action_lines(action: Action, plan: ExportPlan) -> list[str]:
 
 def _statement(action: Action) -> str:
     intent = action.intent
-    if intent == "navigate":
+    if intent == Intent.NAVIGATE:
         return f"await page.goto({js_string(action.path or '/')});"
-    if intent == "go_back":
+    if intent == Intent.GO_BACK:
         return "await page.goBack();"
-    if intent == "scroll" and action.target is None:
+    if intent == Intent.SCROLL and action.target is None:
         return {
             "down": f"await page.mouse.wheel(0, {action.distance});",
             "up": f"await page.mouse.wheel(0, -{action.distance});",
             "top": "await page.evaluate(() => window.scrollTo(0, 0));",
             "bottom": "await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));",
         }[action.direction or "down"]
-    if intent == "press_key" and action.target is None:
+    if intent == Intent.PRESS_KEY and action.target is None:
         return f"await page.keyboard.press({js_string(action.key or '')});"
     assert isinstance(action.target, Locator)
     locator = _locator(action.target)
     timeout = action.timeout_ms or 0  # wait_for's
-    if intent == "wait_for" and action.state == "enabled":
+    if intent == Intent.WAIT_FOR and action.state == "enabled":
         return f"await expect({locator}).toBeEnabled({{ timeout: {timeout:_} }});"
     call = {
-        "click": "click()",
-        "fill": f"fill({_fill_value(action)})",
-        "clear": "clear()",
-        "select_option": f"selectOption({{ label: {js_string(action.value or '')} }})",
-        "check": "check()",
-        "uncheck": "uncheck()",
-        "press_key": f"press({js_string(action.key or '')})",
-        "hover": "hover()",
-        "scroll": "scrollIntoViewIfNeeded()",
-        "wait_for": f"waitFor({{ state: '{action.state}', timeout: {timeout:_} }})",
-        "upload_file": f"setInputFiles(path.join(FILES, {js_string(action.file or '')}))",
-    }[intent]
+        Intent.CLICK: "click()",
+        Intent.FILL: f"fill({_fill_value(action)})",
+        Intent.CLEAR: "clear()",
+        Intent.SELECT_OPTION: f"selectOption({{ label: {js_string(action.value or '')} }})",
+        Intent.CHECK: "check()",
+        Intent.UNCHECK: "uncheck()",
+        Intent.PRESS_KEY: f"press({js_string(action.key or '')})",
+        Intent.HOVER: "hover()",
+        Intent.SCROLL: "scrollIntoViewIfNeeded()",
+        Intent.WAIT_FOR: f"waitFor({{ state: '{action.state}', timeout: {timeout:_} }})",
+        Intent.UPLOAD_FILE: f"setInputFiles(path.join(FILES, {js_string(action.file or '')}))",
+    }[Intent(intent)]
     return f"await {locator}.{call};"
 
 

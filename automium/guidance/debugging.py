@@ -11,7 +11,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from automium.contracts import ErrorCode, ReplayEvent, ReplayLane, Verdict
+from automium.contracts import ErrorCode, EventType, ReplayEvent, ReplayLane, Verdict
 from automium.errors import AutomiumError
 from automium.guidance.arguments import Arguments, accepted_as
 from automium.guidance.quoting import fenced, whole_number
@@ -21,12 +21,32 @@ from automium.replay.event_reading import digest
 
 # The event types a reader finds on each lane (replay-event.v1 lists them all).
 LANE_EVENTS = {
-    ReplayLane.PLANNER: "decision.requested, decision.made, decision.rejected",
-    ReplayLane.EXECUTOR: "action.performed, action.failed, action.timed_out",
-    ReplayLane.RUNTIME: "page.loaded, page.changed, policy.denied, fixture.check_failed",
-    ReplayLane.ASSERTION: "assertion.passed, assertion.failed",
-    ReplayLane.WORKER: "worker.leased, run.finished, worker.released",
-    ReplayLane.ARTIFACT: "artifact.captured",
+    lane: ", ".join(kind.value for kind in kinds)
+    for lane, kinds in {
+        ReplayLane.PLANNER: (
+            EventType.DECISION_REQUESTED,
+            EventType.DECISION_MADE,
+            EventType.DECISION_REJECTED,
+        ),
+        ReplayLane.EXECUTOR: (
+            EventType.ACTION_PERFORMED,
+            EventType.ACTION_FAILED,
+            EventType.ACTION_TIMED_OUT,
+        ),
+        ReplayLane.RUNTIME: (
+            EventType.PAGE_LOADED,
+            EventType.PAGE_CHANGED,
+            EventType.POLICY_DENIED,
+            EventType.FIXTURE_CHECK_FAILED,
+        ),
+        ReplayLane.ASSERTION: (EventType.ASSERTION_PASSED, EventType.ASSERTION_FAILED),
+        ReplayLane.WORKER: (
+            EventType.WORKER_LEASED,
+            EventType.RUN_FINISHED,
+            EventType.WORKER_RELEASED,
+        ),
+        ReplayLane.ARTIFACT: (EventType.ARTIFACT_CAPTURED,),
+    }.items()
 }
 
 

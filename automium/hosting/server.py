@@ -25,6 +25,7 @@ from types import TracebackType
 from typing import Any, ClassVar, Literal
 from urllib.parse import unquote, urlsplit
 
+from automium.defaults import LOOPBACK
 from automium.hosting.bundles import (
     SHARED,
     app_root,
@@ -33,7 +34,6 @@ from automium.hosting.bundles import (
     shared_root,
 )
 
-LOOPBACK = "127.0.0.1"
 _BOOT_MARK = "<!--automium:boot-->"
 _POLL_SECONDS = 0.02
 _MAX_BODY = 64 * 1024

@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from importlib import resources
 
 from automium import corpus
+from automium.defaults import ACCEPTED_HOSTS, LOOPBACK
 from automium.errors import AutomiumError
-from automium.hosting.server import LOOPBACK, AppServer
-
-ACCEPTED_HOSTS = frozenset({LOOPBACK, "localhost"})
+from automium.hosting.server import AppServer
 
 
 class UsageError(ValueError):

@@ -1,7 +1,7 @@
 """Journey validation and compilation to a graph (the "control plane" of a run).
 
 A journey is checked against its contract, the corpus and the pages it goes through in one
-pass (:func:`check_journey`), compiled to an acyclic graph (:func:`compilation_document`,
+pass (:func:`check_journey`), compiled to an acyclic graph (:func:`compilation_of`,
 :func:`build_graph`), drawn for humans (:func:`render_mermaid`) and bound to runs by its
 ref (:func:`journey_ref`). A journey compile accepts is handed on as one
 :class:`CheckedJourney` (document, model, walk, ref), built once per call.
@@ -21,7 +21,7 @@ from automium.journeys.checking import (
     nested_problems,
     with_nested_journey,
 )
-from automium.journeys.compiler import compilation_document, compilation_of
+from automium.journeys.compiler import compilation_of
 from automium.journeys.graph import build_graph
 from automium.journeys.mermaid import render_mermaid
 from automium.journeys.refs import journey_ref
@@ -32,7 +32,6 @@ __all__ = [
     "build_graph",
     "check_journey",
     "checked_journey",
-    "compilation_document",
     "compilation_of",
     "journey_ref",
     "nested_problems",

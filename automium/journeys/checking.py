@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from automium import corpus
-from automium.contracts import ErrorCode
+from automium.contracts import ErrorCode, Intent
 from automium.errors import Problem, pointer, pointer_key, quoted
 from automium.journeys.page_checks import Walk, Warning, walk
 from automium.validation import check
@@ -151,7 +151,7 @@ def _route_problems(
     checks: list[tuple[int, dict[str, Any]]],
 ) -> Iterator[Problem]:
     for section, items, tag, value in (
-        ("steps", steps, "intent", "navigate"),
+        ("steps", steps, "intent", Intent.NAVIGATE),
         ("assertions", assertions, "kind", "route_is"),
         ("successChecks", checks, "kind", "route_is"),
     ):

@@ -5,19 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from automium import corpus
-from automium.journeys.checked import CheckedJourney, checked_journey
+from automium.journeys.checked import CheckedJourney
 from automium.journeys.graph import build_graph
 from automium.journeys.mermaid import render_mermaid
 
 
-def compilation_document(document: object) -> dict[str, Any]:
-    """The ``journey-compilation.v1`` document of a journey document (what compile answers),
-    or :class:`AutomiumError` with every problem."""
-    return compilation_of(checked_journey(document))
-
-
 def compilation_of(journey: CheckedJourney) -> dict[str, Any]:
-    """The ``journey-compilation.v1`` document of a journey compile accepted."""
+    """The ``journey-compilation.v1`` document of a journey compile accepted, its exported
+    tests aside (``automium.compilation`` adds them: the exporter reads this package)."""
     document = journey.document
     graph = build_graph(document)
     compilation: dict[str, Any] = {
@@ -38,10 +33,4 @@ def compilation_of(journey: CheckedJourney) -> dict[str, Any]:
     }
     if document.get("mermaid"):
         compilation["mermaid"] = render_mermaid(graph)
-    if document.get("export"):
-        # Imported here: the exporter reads the journey package, and only an export needs it.
-        from automium.export import exported_files  # noqa: PLC0415
-
-        files = exported_files(document, journey.walk, document["export"])
-        compilation["exports"] = [f.document() for f in files]
     return compilation

@@ -13,6 +13,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from automium.contracts import Intent
+
 _SHOWN = 60  # characters of a value quoted in a label
 
 Item = Mapping[str, Any]
@@ -96,19 +98,19 @@ def _count(item: Item) -> str:
 
 
 _STEP_DETAILS: Mapping[str, Callable[[Item], str]] = {
-    "navigate": _navigate,
-    "click": _on,
-    "fill": _set_to,
-    "clear": _on,
-    "select_option": _set_to,
-    "check": _on,
-    "uncheck": _on,
-    "press_key": _key,
-    "hover": _on,
-    "scroll": _scroll,
-    "wait_for": _wait,
-    "upload_file": _upload,
-    "go_back": _no_detail,
+    Intent.NAVIGATE: _navigate,
+    Intent.CLICK: _on,
+    Intent.FILL: _set_to,
+    Intent.CLEAR: _on,
+    Intent.SELECT_OPTION: _set_to,
+    Intent.CHECK: _on,
+    Intent.UNCHECK: _on,
+    Intent.PRESS_KEY: _key,
+    Intent.HOVER: _on,
+    Intent.SCROLL: _scroll,
+    Intent.WAIT_FOR: _wait,
+    Intent.UPLOAD_FILE: _upload,
+    Intent.GO_BACK: _no_detail,
 }
 
 _ASSERTION_DETAILS: Mapping[str, Callable[[Item], str]] = {

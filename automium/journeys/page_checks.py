@@ -18,7 +18,7 @@ from typing import Any
 
 from automium import corpus
 from automium.accessible_names import normalized
-from automium.contracts import ErrorCode, Fixture, UncheckedReason, WarningCode
+from automium.contracts import ErrorCode, Fixture, Intent, UncheckedReason, WarningCode
 from automium.corpus.pages import Element, pages
 from automium.errors import pointer, quoted
 from automium.journeys import observed, targets, todo_state
@@ -52,12 +52,30 @@ Outcome = tuple["Location | None", "Element | None", list["Change"]]
 _MOVES = frozenset({"Escape", "Tab", "Shift+Tab", "PageUp", "PageDown", "Home", "End", "F5"})
 # Intents that do not change the page: after one is refused, the page is still known.
 _STAYS = frozenset(
-    {"fill", "clear", "select_option", "check", "uncheck", "hover", "upload_file", "wait_for"}
+    {
+        Intent.FILL,
+        Intent.CLEAR,
+        Intent.SELECT_OPTION,
+        Intent.CHECK,
+        Intent.UNCHECK,
+        Intent.HOVER,
+        Intent.UPLOAD_FILE,
+        Intent.WAIT_FOR,
+    }
 )
 _CHECK_ROLES = frozenset({"checkbox", "switch", "radio", "menuitemcheckbox", "menuitemradio"})
 # Intents that need the element to be enabled (hover, scroll and waiting do not).
 _NEEDS_ENABLED = frozenset(
-    {"click", "fill", "clear", "select_option", "check", "uncheck", "upload_file", "press_key"}
+    {
+        Intent.CLICK,
+        Intent.FILL,
+        Intent.CLEAR,
+        Intent.SELECT_OPTION,
+        Intent.CHECK,
+        Intent.UNCHECK,
+        Intent.UPLOAD_FILE,
+        Intent.PRESS_KEY,
+    }
 )
 
 
@@ -90,7 +108,7 @@ class _Walker(AssertionChecks):
                 location = None  # the contract refused the step: what it does is unknown
                 self.result.visits.append(Visit(index, str(step.get("id", "")), None, None, None))
                 continue
-            if location is None and step.get("intent") != "navigate":
+            if location is None and step.get("intent") != Intent.NAVIGATE:
                 self._unchecked(
                     path,
                     UncheckedReason.UNKNOWN_PAGE,
@@ -129,14 +147,14 @@ class _Walker(AssertionChecks):
         if not steps:
             return
         first = steps[0].get("intent")
-        if first == "go_back" and not self._refused(pointer("steps", 0)):
+        if first == Intent.GO_BACK and not self._refused(pointer("steps", 0)):
             self._problem(
                 ErrorCode.STEP_NOT_POSSIBLE,
                 "the journey starts with go_back: a run opens a fresh page, with nothing to go "
                 "back to; start with navigate",
                 pointer("steps", 0),
             )
-        elif first != "navigate":
+        elif first != Intent.NAVIGATE:
             self._warn(
                 WarningCode.NO_INITIAL_NAVIGATE,
                 pointer("steps", 0),
@@ -146,18 +164,20 @@ class _Walker(AssertionChecks):
 
     def _step(self, step: Step, path: str, location: Location | None) -> Outcome:
         intent = step.get("intent")
-        if intent == "navigate":
+        if intent == Intent.NAVIGATE:
             return self._navigate(step, path, location)
-        if intent == "go_back":
+        if intent == Intent.GO_BACK:
             return self._back(path, location)
-        if intent == "upload_file":
+        if intent == Intent.UPLOAD_FILE:
             self._file(step, path)  # the fixture's files, whatever the page
         target = step.get("target")
         if target is None:  # press_key and scroll may go without one
             return (
-                self._key(step, path, location, None) if intent == "press_key" else _stay(location)
+                self._key(step, path, location, None)
+                if intent == Intent.PRESS_KEY
+                else _stay(location)
             )
-        if intent == "wait_for" and step.get("state") == "hidden" and isinstance(target, dict):
+        if intent == Intent.WAIT_FOR and step.get("state") == "hidden" and isinstance(target, dict):
             # Waiting for an element to go away: like a hidden assertion, it need not be shown.
             if location is not None:
                 self._hidden(target, pointer(*parts(path), "target"), location)
@@ -213,7 +233,7 @@ class _Walker(AssertionChecks):
         if (
             todos is None
             or "ref" in target
-            or step.get("intent") not in ("click", "check", "uncheck")
+            or step.get("intent") not in (Intent.CLICK, Intent.CHECK, Intent.UNCHECK)
             or key not in (*todo_state.ROW_TARGETS, todo_state.CLEAR)
         ):
             return None
@@ -272,8 +292,8 @@ class _Walker(AssertionChecks):
             self.todos = todos.removed(row)
         else:
             done = todos.rows[row][1]
-            now = (not done) if intent == "click" else intent == "check"
-            if intent != "click" and now == done:
+            now = (not done) if intent == Intent.CLICK else intent == Intent.CHECK
+            if intent != Intent.CLICK and now == done:
                 self._warn(
                     WarningCode.NO_EFFECT,
                     path,
@@ -295,7 +315,7 @@ class _Walker(AssertionChecks):
             "is not in the page model's sample "
             f"of {location.route}, though a dynamic list there may show it",
         )
-        if target.get("role") == "link" and step.get("intent") in ("click", "press_key"):
+        if target.get("role") == "link" and step.get("intent") in (Intent.CLICK, Intent.PRESS_KEY):
             self._lose(step, path, f"{target_line(target)} is a dynamic link")
             return None, None, []
         return _stay(location)
@@ -304,25 +324,27 @@ class _Walker(AssertionChecks):
         """What a step does to the element it acts on, and to the page."""
         intent = step.get("intent")
         focused = replace(location, focus=element.index)
-        if intent == "press_key":
+        if intent == Intent.PRESS_KEY:
             return self._key(step, path, focused, element)
-        if intent in ("fill", "clear", "select_option"):
-            typed = "" if intent == "clear" else normalized(str(step.get("value", "")))
+        if intent in (Intent.FILL, Intent.CLEAR, Intent.SELECT_OPTION):
+            typed = "" if intent == Intent.CLEAR else normalized(str(step.get("value", "")))
             self.typed.add(typed)
             return focused.set_value(element.index, typed), element, []
-        if intent in ("check", "uncheck") or (intent == "click" and element.role in _CHECK_ROLES):
+        if intent in (Intent.CHECK, Intent.UNCHECK) or (
+            intent == Intent.CLICK and element.role in _CHECK_ROLES
+        ):
             focused = self._toggle(step, path, focused, element)
             if self.todos is not None and (element.role, element.name) == todo_state.TOGGLE_ALL:
                 self.todos = (
                     self.todos.all_toggled()
-                    if intent == "click"
+                    if intent == Intent.CLICK
                     else self.todos.__class__(
-                        tuple((title, intent == "check") for title, _ in self.todos.rows)
+                        tuple((title, intent == Intent.CHECK) for title, _ in self.todos.rows)
                     )
                 )
-        if intent not in ("click", "check", "uncheck"):
+        if intent not in (Intent.CLICK, Intent.CHECK, Intent.UNCHECK):
             # upload_file moves the focus; hover, wait_for and scroll do not.
-            return (focused if intent == "upload_file" else location), element, []
+            return (focused if intent == Intent.UPLOAD_FILE else location), element, []
         after, happened = activate(focused, element)
         if after is None:
             self._lose(step, path, f"{element.line()} is a link the page model does not follow")
@@ -333,11 +355,11 @@ class _Walker(AssertionChecks):
         about (a run accepts it, but the journey meant something else)."""
         intent = step.get("intent")
         was = location.is_checked(element)
-        now = (not was) if intent == "click" else intent == "check"
-        if element.role == "radio" and intent == "click":
+        now = (not was) if intent == Intent.CLICK else intent == Intent.CHECK
+        if element.role == "radio" and intent == Intent.CLICK:
             now = True
         if (
-            intent in ("check", "uncheck")
+            intent in (Intent.CHECK, Intent.UNCHECK)
             and was == now
             and not observed.dynamic(element, location)
         ):
@@ -449,26 +471,26 @@ class _Walker(AssertionChecks):
             reason = f"{line} is behind the open {dialog.line()}; close the dialog first"
         elif intent in _NEEDS_ENABLED and "disabled" in location.view.states[element.index]:
             reason = f"{line} is disabled in {self.fixture.id}"
-        elif intent in ("fill", "clear") and element.role not in FIELD_ROLES:
+        elif intent in (Intent.FILL, Intent.CLEAR) and element.role not in FIELD_ROLES:
             reason = f"{intent} needs a text field, and {line} is not one"
-        elif intent in ("fill", "clear") and observed.is_select(element, location):
+        elif intent in (Intent.FILL, Intent.CLEAR) and observed.is_select(element, location):
             reason = f"{line} is a select: use select_option with one of its options"
-        elif intent == "press_key" and element.role not in FOCUSABLE_ROLES:
+        elif intent == Intent.PRESS_KEY and element.role not in FOCUSABLE_ROLES:
             reason = f"{line} cannot take focus, so a key pressed on it goes nowhere"
-        elif intent == "select_option" and element.role not in SELECT_ROLES:
+        elif intent == Intent.SELECT_OPTION and element.role not in SELECT_ROLES:
             reason = f"select_option needs a combobox or listbox, and {line} is not one"
-        elif intent in ("check", "uncheck") and element.role not in _CHECK_ROLES:
+        elif intent in (Intent.CHECK, Intent.UNCHECK) and element.role not in _CHECK_ROLES:
             reason = f"{intent} needs a checkbox, switch or radio, and {line} is not one"
-        elif intent == "uncheck" and element.role == "radio":
+        elif intent == Intent.UNCHECK and element.role == "radio":
             reason = f"a radio cannot be unchecked; check another option instead of {line}"
-        elif intent == "upload_file" and not element.annotated("accepts_files"):
+        elif intent == Intent.UPLOAD_FILE and not element.annotated("accepts_files"):
             reason = f"{line} is not a file input"
         if reason is not None:
             self._problem(ErrorCode.TARGET_NOT_ACTIONABLE, reason, where)
             return False
-        if intent == "select_option":
+        if intent == Intent.SELECT_OPTION:
             self._option(step, path, location, element)
-        elif intent == "fill":
+        elif intent == Intent.FILL:
             self._secret(step, path, element)
         return True
 
@@ -515,7 +537,11 @@ class _Walker(AssertionChecks):
         """On a page the tracker lost, a literal typed into a field the app's pages mark
         secret is still refused: it would otherwise be echoed into the graph's labels."""
         role, name = target.get("role"), target.get("name")
-        if step.get("intent") != "fill" or not isinstance(role, str) or not isinstance(name, str):
+        if (
+            step.get("intent") != Intent.FILL
+            or not isinstance(role, str)
+            or not isinstance(name, str)
+        ):
             return
         for template in pages(self.fixture.app_id):
             view = template.view(self.fixture, None)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from automium.contracts import Fixture
+from automium.contracts import Fixture, NavigateEffect
 from automium.corpus.pages import Element, View, page
 
 FIELD_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton"})
@@ -145,7 +145,7 @@ def activate(location: Location, element: Element) -> tuple[Location | None, lis
     happened: list[Change] = []
     for effect in effects:
         kind = effect.kind
-        if kind == "navigate":
+        if isinstance(effect, NavigateEffect):
             target = effect
             location, redirected = open_route(
                 location.view.fixture, target.route, target.entity, location

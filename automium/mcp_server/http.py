@@ -27,14 +27,13 @@ import uvicorn
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
 from starlette.types import ASGIApp
 
+from automium.defaults import ACCEPTED_HOSTS, LOOPBACK
 from automium.mcp_server.http_body import bounded_body
 from automium.mcp_server.http_sessions import MAX_SESSIONS, capped_sessions
 from automium.mcp_server.server import build_server
 
 log = logging.getLogger("automium.mcp")
 
-LOOPBACK = "127.0.0.1"
-ACCEPTED_HOSTS = frozenset({LOOPBACK, "localhost"})
 PATH = "/mcp"
 # Open GET/SSE streams never end by themselves; stop waiting for them on shutdown.
 _SHUTDOWN_GRACE_SECONDS = 3

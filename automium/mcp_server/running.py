@@ -14,15 +14,9 @@ import logging
 import signal
 import sys
 
-LOOPBACK = "127.0.0.1"
+from automium.defaults import LOOPBACK
+
 DEFAULT_PORT = 4200
-
-
-def log_to_stderr(level: str) -> None:
-    # stderr only: on stdio, stdout belongs to JSON-RPC.
-    logging.basicConfig(
-        stream=sys.stderr, level=level, format="%(levelname)s %(name)s: %(message)s"
-    )
 
 
 def serve(

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from automium import corpus
 from automium.contracts import ErrorCode, Verdict, to_document
 from automium.errors import AutomiumError
+from automium.execution.chromium import launch
 from automium.planning.spec import planner_of
 from automium.planning.trial import TrialOptions, TrialOutcome, run_trial
 
@@ -26,6 +28,25 @@ if TYPE_CHECKING:
 
 Json = dict[str, Any]
 _EXIT = {Verdict.PASSED: 0, Verdict.FAILED: 1, Verdict.BLOCKED: 1, Verdict.ERRORED: 2}
+
+
+def command(args: argparse.Namespace, browser: Browser | None = None) -> int:
+    """``automium run --planner …``: the journeys as ``automium run`` reads them, compiled
+    first (a refusal is its ``tool-error.v1`` document, exit 2), then every planner's trials;
+    ``browser`` is one already launched (the tests share theirs)."""
+    from automium.capabilities import find  # noqa: PLC0415
+    from automium.execution.command import journeys_of  # noqa: PLC0415
+
+    try:
+        documents = [document for text in args.journeys for document in journeys_of(text)]
+        if not 1 <= args.repeat <= 100:
+            raise _usage(f"--repeat {args.repeat} is not 1 to 100")
+        for document in documents:
+            find("automium_compile_journey").answer(document)
+    except AutomiumError as error:
+        print(json.dumps(to_document(error.to_tool_error()), indent=1))
+        return 2
+    return main(args, documents, browser)
 
 
 def main(args: argparse.Namespace, documents: Sequence[Json], browser: Browser | None) -> int:
@@ -63,8 +84,6 @@ def run_trials(
     options: TrialOptions,
     browser: Browser | None = None,
 ) -> list[TrialOutcome]:
-    from automium.execution.browser import launched  # noqa: PLC0415
-
     if browser is None:
         with launched() as launched_browser:
             return run_trials(documents, planners, repeat, options, launched_browser)
@@ -76,6 +95,19 @@ def run_trials(
         for document in documents
         for repetition in range(1, repeat + 1)
     ]
+
+
+@contextmanager
+def launched() -> Iterator[Browser]:
+    """One headless Chromium for a batch of trials: launch is paid once."""
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def report(outcome: TrialOutcome) -> str:
@@ -131,4 +163,4 @@ def _usage(message: str) -> AutomiumError:
     return AutomiumError.single(ErrorCode.INVALID_INPUT, message, "/planner")
 
 
-__all__ = ["main", "run_trials", "trials_document"]
+__all__ = ["command", "launched", "main", "run_trials", "trials_document"]

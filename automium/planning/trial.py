@@ -22,8 +22,9 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import TypeAdapter, ValidationError
 
 from automium import corpus
 from automium.contracts import (
@@ -36,9 +37,11 @@ from automium.contracts import (
     PlannerReference,
     ReplayLane,
     RunSubmissionInput,
+    Step,
     Verdict,
 )
 from automium.execution import actions
+from automium.execution.contexts import loopback_context
 from automium.execution.evidence import RunDir
 from automium.execution.places import RefusedPlace, Routes
 from automium.execution.replay import Replay
@@ -58,8 +61,8 @@ Json = dict[str, Any]
 L = ReplayLane
 E = EventType
 WORKER_ID = "local-worker"
-DEAD_PROXY = "http://127.0.0.1:9"  # as the executor: every host but loopback fails
 _NO_VISIT = Visit(0, "final", None, None, None)
+_STEP: TypeAdapter[Step] = TypeAdapter(Step)
 
 
 class Planner(Protocol):
@@ -211,17 +214,7 @@ class _Trial:
         return self._finish(verdict, failure, ended_by, reason)
 
     def _context(self) -> BrowserContext:
-        viewport = self.profile.viewport
-        mobile = self.profile.device_class.value == "mobile"
-        context = self.browser.new_context(
-            viewport={"width": viewport.width, "height": viewport.height},
-            is_mobile=mobile,
-            has_touch=mobile,
-            locale=self.profile.locale,
-            timezone_id=self.profile.timezone,
-            service_workers="block",
-            proxy={"server": DEAD_PROXY, "bypass": "127.0.0.1"},
-        )
+        context = loopback_context(self.browser, self.profile)
         context.set_default_timeout(self.options.timeout_ms)
         return context
 
@@ -302,22 +295,29 @@ class _Trial:
         if why:
             self._deny(intent, why, turn, "planner-adapter" if "intent" in why else "target")
             return
-        step = SimpleNamespace(
-            id=f"turn-{turn}",
-            intent=intent,
-            target=None,
-            value=made.value,
-            route=made.route,
-            entity=self._entity(made.route),
-            key=made.key,
-            direction=SimpleNamespace(value="down"),
-            state=None,
-            timeout_ms=None,
-            file_ref=made.file_ref,
-        )
-        where = (element.role, element.name, element.nth, element.frame) if element else None
+        document: Json = {"id": f"turn-{turn}", "intent": intent}
         if element is not None:
-            step.target = SimpleNamespace(role=element.role, name=element.name, nth=element.nth)
+            target: Json = {"role": element.role, "name": element.name}
+            document["target"] = target if element.nth is None else {**target, "nth": element.nth}
+        fields = {
+            "value": made.value,
+            "secretRef": made.secret_ref,
+            "route": made.route,
+            "entity": self._entity(made.route) if made.route else None,
+            "key": made.key,
+            "fileRef": made.file_ref,
+        }
+        document |= {k: v for k, v in fields.items() if v is not None}
+        if intent == Intent.FILL.value and made.secret_ref is not None:
+            document.pop("value", None)
+        if intent == Intent.SCROLL.value and element is None:
+            document["direction"] = "down"
+        try:
+            step = _STEP.validate_python(document)
+        except ValidationError as error:
+            self._deny(intent, f"the decision is no step: {error.errors()[0]['msg']}", turn, "step")
+            return
+        where = (element.role, element.name, element.nth, element.frame) if element else None
         secret_value = secret(self.journey.app_id, made.secret_ref) if made.secret_ref else None
         try:
             result = actions.perform(

@@ -29,28 +29,28 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from automium.contracts import ErrorCode, FailureClass, ReplayEvent, ReplayLane, Verdict
+from automium.contracts import ErrorCode, EventType, FailureClass, ReplayEvent, ReplayLane, Verdict
 from automium.errors import Problem, pointer, quoted
 from automium.replay.events import event_problems
 
 FAILING = frozenset(
     {
-        "action.failed",
-        "action.timed_out",
-        "assertion.failed",
-        "decision.rejected",
-        "fixture.check_failed",
-        "policy.denied",
-        "runtime.crashed",
+        EventType.ACTION_FAILED,
+        EventType.ACTION_TIMED_OUT,
+        EventType.ASSERTION_FAILED,
+        EventType.DECISION_REJECTED,
+        EventType.FIXTURE_CHECK_FAILED,
+        EventType.POLICY_DENIED,
+        EventType.RUNTIME_CRASHED,
     }
 )
 # What makes a failure recovered: a later success of the same step or assertion. A step
 # whose action failed, timed out or was rejected recovers when a later attempt performs it.
 _RECOVERS = {
-    "action.failed": "action.performed",
-    "action.timed_out": "action.performed",
-    "decision.rejected": "action.performed",
-    "assertion.failed": "assertion.passed",
+    EventType.ACTION_FAILED: EventType.ACTION_PERFORMED,
+    EventType.ACTION_TIMED_OUT: EventType.ACTION_PERFORMED,
+    EventType.DECISION_REJECTED: EventType.ACTION_PERFORMED,
+    EventType.ASSERTION_FAILED: EventType.ASSERTION_PASSED,
 }
 
 
@@ -121,14 +121,14 @@ def _retries_contradicted(events: Sequence[ReplayEvent], retry_count: int) -> li
             (retry_count,),
         )
         for index, event in enumerate(events)
-        if event.type == "run.finished"
+        if event.type == EventType.RUN_FINISHED
         and "retryCount" in event.payload
         and event.payload["retryCount"] != retry_count
     ]
 
 
 def _after_release(events: Sequence[ReplayEvent]) -> list[Problem]:
-    released = min((e.seq for e in events if e.type == "worker.released"), default=None)
+    released = min((e.seq for e in events if e.type == EventType.WORKER_RELEASED), default=None)
     if released is None:
         return []
     return [
@@ -180,14 +180,18 @@ def _subject(event: ReplayEvent) -> tuple[str | None, object]:
 Rule = Callable[[Verdict, Sequence[ReplayEvent], Sequence[ReplayEvent]], list[ReplayEvent]]
 
 
-def _of_type(*types: str) -> Rule:
+def _of_type(*types: EventType) -> Rule:
     return lambda _verdict, _events, unrecovered: [e for e in unrecovered if e.type in types]
 
 
 def _policy(
     verdict: Verdict, events: Sequence[ReplayEvent], _u: Sequence[ReplayEvent]
 ) -> list[ReplayEvent]:
-    return [e for e in events if e.type == "policy.denied"] if verdict is Verdict.BLOCKED else []
+    return (
+        [e for e in events if e.type == EventType.POLICY_DENIED]
+        if verdict is Verdict.BLOCKED
+        else []
+    )
 
 
 def _planner(
@@ -196,11 +200,13 @@ def _planner(
     # Each failed action with the decision it carried out (its step's last decision.made
     # before it), in seq order.
     shown: dict[int, ReplayEvent] = {}
-    for failed in (e for e in unrecovered if e.type == "action.failed"):
+    for failed in (e for e in unrecovered if e.type == EventType.ACTION_FAILED):
         decided = [
             e
             for e in events
-            if e.type == "decision.made" and e.step_id == failed.step_id and e.seq < failed.seq
+            if e.type == EventType.DECISION_MADE
+            and e.step_id == failed.step_id
+            and e.seq < failed.seq
         ]
         if decided:
             shown |= {decided[-1].seq: decided[-1], failed.seq: failed}
@@ -210,8 +216,10 @@ def _planner(
 def _product(
     _v: Verdict, _events: Sequence[ReplayEvent], unrecovered: Sequence[ReplayEvent]
 ) -> list[ReplayEvent]:
-    failed = [e for e in unrecovered if e.type == "assertion.failed"]
-    actions_ok = not any(e.type in ("action.failed", "action.timed_out") for e in unrecovered)
+    failed = [e for e in unrecovered if e.type == EventType.ASSERTION_FAILED]
+    actions_ok = not any(
+        e.type in (EventType.ACTION_FAILED, EventType.ACTION_TIMED_OUT) for e in unrecovered
+    )
     return failed if actions_ok else []
 
 
@@ -220,17 +228,17 @@ _RULES: tuple[tuple[FailureClass, str, Rule], ...] = (
     (
         FailureClass.FIXTURE_ISSUE,
         "the starting state was not the fixture's (fixture.check_failed)",
-        _of_type("fixture.check_failed"),
+        _of_type(EventType.FIXTURE_CHECK_FAILED),
     ),
     (
         FailureClass.UNSUPPORTED_INTENT,
         "the adapter rejected a decision outside the allowed intents (decision.rejected)",
-        _of_type("decision.rejected"),
+        _of_type(EventType.DECISION_REJECTED),
     ),
     (
         FailureClass.RUNTIME_GAP,
         "the runtime could not carry out an action (action.timed_out or runtime.crashed)",
-        _of_type("action.timed_out", "runtime.crashed"),
+        _of_type(EventType.ACTION_TIMED_OUT, EventType.RUNTIME_CRASHED),
     ),
     (
         FailureClass.PLANNER_ISSUE,

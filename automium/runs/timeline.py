@@ -7,7 +7,7 @@ fixture applied, a planner request and decision (a ``PlannerRequest`` and a
 action, the page loading or changing, the assertions checked after the step, the
 artifacts the verdict requires, and the run's end with its verdict.
 
-Timing and tokens follow the benchmark's planner model (``automium.benchmark.simulation``):
+Timing and tokens follow the benchmark's planner model (``automium.planner_costs``):
 a decision takes ``STEP_LATENCY_MS`` x the planner's speed, split 70/30 between planner and
 executor, an assertion ``ASSERTION_LATENCY_MS``; a decision costs
 ``INPUT_TOKENS_PER_DECISION`` input tokens and ``OUTPUT_TOKENS_PER_DECISION`` x verbosity
@@ -36,23 +36,32 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from automium.benchmark.simulation import (
-    ASSERTION_LATENCY_MS,
-    INPUT_TOKENS_PER_DECISION,
-    OUTPUT_TOKENS_PER_DECISION,
-    STEP_LATENCY_MS,
-    planner_profile,
-)
 from automium.contracts import (
+    EventType,
     FailureClass,
     Intent,
+    NavigateStep,
+    PressKeyStep,
     ReplayLane,
+    SemanticLocator,
+    SnapshotRef,
+    Step,
     TimelineSummary,
     Verdict,
 )
 from automium.journeys import CheckedJourney
 from automium.journeys.node_captions import step_label
 from automium.journeys.page_checks import Visit
+from automium.journeys.steps import secret_ref_of, target_of, value_of
+from automium.planner_costs import (
+    ASSERTION_LATENCY_MS,
+    INPUT_TOKENS_PER_DECISION,
+    MODELED_ACTION_TIMEOUT_MS,
+    OUTPUT_TOKENS_PER_DECISION,
+    STEP_LATENCY_MS,
+    planner_traits,
+)
+from automium.replay.recording import Event, ModeledClock, Recorder
 from automium.replay.summary import required_kinds
 
 _VERDICTS: Mapping[FailureClass, Verdict] = {
@@ -63,7 +72,8 @@ _VERDICTS: Mapping[FailureClass, Verdict] = {
     FailureClass.RUNTIME_GAP: Verdict.ERRORED,
     FailureClass.FIXTURE_ISSUE: Verdict.ERRORED,
 }
-_ALLOWED_INTENTS = ",".join(intent.value for intent in Intent)
+ALLOWED_INTENTS = ",".join(intent.value for intent in Intent)
+"""What a planner request allows, modeled or real: every intent of the vocabulary."""
 # What an artifact of each kind is called in a run's folder, and its media type.
 ARTIFACT_FILES: Mapping[str, tuple[str, str]] = {
     "screenshot": ("screenshots/final.png", "image/png"),
@@ -76,8 +86,6 @@ ARTIFACT_FILES: Mapping[str, tuple[str, str]] = {
     "network-har": ("network.har", "application/json"),
     "planner-transcript": ("planner-transcript.jsonl", "application/jsonl"),
 }
-
-Event = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +113,7 @@ class Timeline:
         retries = next(
             int(e["payload"].get("retryCount", 0))
             for e in self.events
-            if e["type"] == "run.finished"
+            if e["type"] == EventType.RUN_FINISHED
         )
         summary: dict[str, Any] = {
             "events": len(self.events),
@@ -122,66 +130,51 @@ class Timeline:
         return TimelineSummary.model_validate(summary)
 
 
-@dataclass
 class _Clock:
-    """Seq and offset of the next event, and every event so far."""
+    """The modeled clock, and the one recorder its events go to."""
 
-    run_id: str
-    seq: int = 0
-    offset_ms: int = 0
-    events: list[Event] = field(default_factory=list)
+    def __init__(self, run_id: str) -> None:
+        self.time = ModeledClock()
+        self.recorder = Recorder(run_id, self.time)
+        self.events = self.recorder.events
 
     def emit(
         self,
         lane: ReplayLane,
-        kind: str,
+        kind: EventType,
         payload: Mapping[str, Any],
         *,
         step: str | None = None,
         after_ms: int = 0,
         verdict: Verdict | None = None,
-    ) -> int:
-        self.offset_ms += after_ms
-        event: Event = {
-            "schemaVersion": "automium.replay-event/v1",
-            "runId": self.run_id,
-            "seq": self.seq,
-            "offsetMs": self.offset_ms,
-            "lane": lane.value,
-            "type": kind,
-        }
-        if step is not None:
-            event["stepId"] = step
-        if verdict is not None:
-            event["verdict"] = verdict.value
-        event["payload"] = {k: v for k, v in payload.items() if v is not None}
-        self.events.append(event)
-        self.seq += 1
-        return self.seq - 1
+    ) -> Event:
+        self.time.advance(after_ms)
+        return self.recorder.emit(lane, kind, payload, step=step, verdict=verdict)
 
 
-def decision_of(step: Any, planner_id: str, label: str, *, wrong: bool = False) -> dict[str, Any]:
+def decision_of(step: Step, planner_id: str, label: str, *, wrong: bool = False) -> dict[str, Any]:
     """What a planner decides for ``step`` (``planner-adapter.v1``'s decision, without its
     costs): the step's own intent, target and value, never a secret's value. ``wrong``: the
     planner picked another element than the step's (a modeled planner failure)."""
-    target = getattr(step, "target", None)
-    locator = getattr(target, "root", target)
+    target = target_of(step)
+    locator = target if isinstance(target, SemanticLocator) else None
+    secret_ref = secret_ref_of(step)
     return {
         "plannerId": planner_id,
         "intent": step.intent,
-        "targetRole": getattr(locator, "role", None),
+        "targetRole": locator.role if locator else None,
         "targetName": (
-            f"{getattr(locator, 'name', '')} (another element)"
+            f"{locator.name if locator else ''} (another element)"
             if wrong
-            else getattr(locator, "name", None)
+            else (locator.name if locator else None)
         ),
-        "targetNth": getattr(locator, "nth", None),
-        "targetRef": getattr(locator, "ref", None),
-        "value": None if getattr(step, "secret_ref", None) else getattr(step, "value", None),
-        "secretRef": getattr(step, "secret_ref", None),
-        "route": getattr(step, "route", None),
-        "entity": getattr(step, "entity", None),
-        "key": getattr(step, "key", None),
+        "targetNth": locator.nth if locator else None,
+        "targetRef": target.ref if isinstance(target, SnapshotRef) else None,
+        "value": None if secret_ref else value_of(step),
+        "secretRef": secret_ref,
+        "route": step.route if isinstance(step, NavigateStep) else None,
+        "entity": step.entity if isinstance(step, NavigateStep) else None,
+        "key": step.key if isinstance(step, PressKeyStep) else None,
         "rationale": f"Step {step.id}: {label}"[:200],
     }
 
@@ -230,7 +223,7 @@ class _Modeler:
         self.clock = _Clock(run_id)
         self.journey = checked.model
         self.planner_id = planner[0]
-        self.profile = planner_profile(*planner)
+        self.profile = planner_traits(planner[1], planner[2])
         self.environment_profile_id = environment_profile_id
         self.failure = failure
         self.labels = {step["id"]: step_label(step) for step in checked.document["steps"]}
@@ -244,11 +237,14 @@ class _Modeler:
         clock = self.clock
         clock.emit(
             L.WORKER,
-            "worker.leased",
+            EventType.WORKER_LEASED,
             {"workerId": "modeled-worker", "environmentProfileId": self.environment_profile_id},
         )
         clock.emit(
-            L.RUNTIME, "fixture.applied", {"fixtureId": self.journey.fixture_id}, after_ms=400
+            L.RUNTIME,
+            EventType.FIXTURE_APPLIED,
+            {"fixtureId": self.journey.fixture_id},
+            after_ms=400,
         )
         verdict = Verdict.PASSED
         steps = 0
@@ -261,18 +257,22 @@ class _Modeler:
                 break
         self._artifacts(verdict)
         clock.emit(
-            L.WORKER, "run.finished", {"retryCount": self.retries}, after_ms=100, verdict=verdict
+            L.WORKER,
+            EventType.RUN_FINISHED,
+            {"retryCount": self.retries},
+            after_ms=100,
+            verdict=verdict,
         )
-        clock.emit(L.WORKER, "worker.released", {"workerId": "modeled-worker"}, after_ms=50)
+        clock.emit(L.WORKER, EventType.WORKER_RELEASED, {"workerId": "modeled-worker"}, after_ms=50)
         return Timeline(tuple(clock.events), verdict, steps, self.failure, tuple(self.reported))
 
-    def _step(self, step: Any, visit: Visit, injected: FailureClass | None) -> Verdict | None:
+    def _step(self, step: Step, visit: Visit, injected: FailureClass | None) -> Verdict | None:
         L = ReplayLane
         clock = self.clock
         if injected is FailureClass.FIXTURE_ISSUE:
             clock.emit(
                 L.RUNTIME,
-                "fixture.check_failed",
+                EventType.FIXTURE_CHECK_FAILED,
                 {"reason": f"the page is not {self.journey.fixture_id}'s starting state"},
                 step=step.id,
                 after_ms=200,
@@ -282,7 +282,7 @@ class _Modeler:
         if injected is FailureClass.UNSUPPORTED_INTENT:
             clock.emit(
                 L.PLANNER,
-                "decision.rejected",
+                EventType.DECISION_REJECTED,
                 {"intent": "execute_script", "reason": "intent_not_allowed"},
                 step=step.id,
                 after_ms=20,
@@ -291,7 +291,7 @@ class _Modeler:
         if injected is FailureClass.POLICY_DENIAL:
             clock.emit(
                 L.RUNTIME,
-                "policy.denied",
+                EventType.POLICY_DENIED,
                 {"policy": "model-only-sandbox", "intent": step.intent},
                 step=step.id,
                 after_ms=20,
@@ -301,7 +301,7 @@ class _Modeler:
             return self._failing_action(step, visit, injected)
         clock.emit(
             L.EXECUTOR,
-            "action.performed",
+            EventType.ACTION_PERFORMED,
             {
                 "intent": step.intent,
                 "ref": visit.element.ref if visit.element else None,
@@ -313,16 +313,16 @@ class _Modeler:
         self._page(step, visit)
         return self._assertions(step, product_issue=injected is FailureClass.PRODUCT_ISSUE)
 
-    def _decide(self, step: Any, visit: Visit, *, wrong: bool, attempt: int = 1) -> None:
+    def _decide(self, step: Step, visit: Visit, *, wrong: bool, attempt: int = 1) -> None:
         L = ReplayLane
         before = visit.before
         self.clock.emit(
             L.PLANNER,
-            "decision.requested",
+            EventType.DECISION_REQUESTED,
             {
                 "goal": self.journey.goal[:200],
                 "route": before.route if before else None,
-                "allowedIntents": _ALLOWED_INTENTS,
+                "allowedIntents": ALLOWED_INTENTS,
                 "snapshotNodes": sum(1 for e in before.view.elements() if before.visible(e))
                 if before
                 else None,
@@ -337,10 +337,10 @@ class _Modeler:
             "latencyMs": self._decision_ms(),
         }
         self.clock.emit(
-            L.PLANNER, "decision.made", decision, step=step.id, after_ms=self._decision_ms()
+            L.PLANNER, EventType.DECISION_MADE, decision, step=step.id, after_ms=self._decision_ms()
         )
 
-    def _failing_action(self, step: Any, visit: Visit, injected: FailureClass) -> Verdict:
+    def _failing_action(self, step: Step, visit: Visit, injected: FailureClass) -> Verdict:
         L = ReplayLane
         in_frame = visit.element is not None and visit.element.frame is not None
         attempts = self.journey.recovery.max_attempts
@@ -353,7 +353,7 @@ class _Modeler:
             if injected is FailureClass.PLANNER_ISSUE:
                 self.clock.emit(
                     L.EXECUTOR,
-                    "action.failed",
+                    EventType.ACTION_FAILED,
                     {"intent": step.intent, "reason": "target_not_found", "attempt": attempt},
                     step=step.id,
                     after_ms=self._action_ms(),
@@ -361,19 +361,19 @@ class _Modeler:
             else:
                 self.clock.emit(
                     L.EXECUTOR,
-                    "action.timed_out",
+                    EventType.ACTION_TIMED_OUT,
                     {
                         "intent": step.intent,
-                        "timeoutMs": 30000,
+                        "timeoutMs": MODELED_ACTION_TIMEOUT_MS,
                         "reason": "frame_unreachable" if in_frame else "no_response",
                         "attempt": attempt,
                     },
                     step=step.id,
-                    after_ms=30000,
+                    after_ms=MODELED_ACTION_TIMEOUT_MS,
                 )
         return _VERDICTS[injected]
 
-    def _page(self, step: Any, visit: Visit) -> None:
+    def _page(self, step: Step, visit: Visit) -> None:
         for change in visit.happened:
             if change.kind in ("load", "back"):
                 entity = visit.after.view.entity if visit.after else None
@@ -383,15 +383,15 @@ class _Modeler:
                     "redirectedFrom": change.redirected_from,
                 }
                 self.clock.emit(
-                    ReplayLane.RUNTIME, "page.loaded", payload, step=step.id, after_ms=300
+                    ReplayLane.RUNTIME, EventType.PAGE_LOADED, payload, step=step.id, after_ms=300
                 )
             else:
                 payload = {"change": str(change)[:200]}
                 self.clock.emit(
-                    ReplayLane.RUNTIME, "page.changed", payload, step=step.id, after_ms=100
+                    ReplayLane.RUNTIME, EventType.PAGE_CHANGED, payload, step=step.id, after_ms=100
                 )
 
-    def _assertions(self, step: Any, *, product_issue: bool) -> Verdict | None:
+    def _assertions(self, step: Step, *, product_issue: bool) -> Verdict | None:
         L = ReplayLane
         checks = [a for a in self.journey.assertions if a.after_step == step.id]
         for index, assertion in enumerate(checks):
@@ -401,7 +401,7 @@ class _Modeler:
                 self.reported.append(assertion.id)
                 self.clock.emit(
                     L.ASSERTION,
-                    "assertion.unknown",
+                    EventType.ASSERTION_UNKNOWN,
                     {
                         "assertionId": assertion.id,
                         "kind": assertion.kind,
@@ -414,7 +414,7 @@ class _Modeler:
             if not failing:
                 self.clock.emit(
                     L.ASSERTION,
-                    "assertion.passed",
+                    EventType.ASSERTION_PASSED,
                     {"assertionId": assertion.id, "kind": assertion.kind},
                     step=step.id,
                     after_ms=ASSERTION_LATENCY_MS,
@@ -424,7 +424,7 @@ class _Modeler:
                 self.retries += attempt > 1
                 self.clock.emit(
                     L.ASSERTION,
-                    "assertion.failed",
+                    EventType.ASSERTION_FAILED,
                     {
                         "assertionId": assertion.id,
                         "kind": assertion.kind,
@@ -439,7 +439,7 @@ class _Modeler:
             # No assertion follows the step: the failure shows on the step's own outcome.
             self.clock.emit(
                 L.ASSERTION,
-                "assertion.failed",
+                EventType.ASSERTION_FAILED,
                 {
                     "assertionId": f"{step.id}-outcome",
                     "kind": "visible",
@@ -456,7 +456,7 @@ class _Modeler:
             path, content_type = ARTIFACT_FILES[kind.value]
             self.clock.emit(
                 ReplayLane.ARTIFACT,
-                "artifact.captured",
+                EventType.ARTIFACT_CAPTURED,
                 {"kind": kind.value, "path": path, "contentType": content_type},
                 after_ms=20,
             )

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .models.artifact_manifest_v1_schema import ArtifactManifest as ArtifactManifest
     from .models.artifact_manifest_input_v1_schema import ArtifactManifestInput as ArtifactManifestInput
     from .models.benchmark_report_v1_schema import ArtifactManifestRef as ArtifactManifestRef
+    from .models.journey_v1_schema import Assertion as Assertion
     from .models.common_schema import AssertionKind as AssertionKind
     from .models.planner_adapter_v1_schema import AttachmentRef as AttachmentRef
     from .models.common_schema import AutomiumCommonDefinitions as AutomiumCommonDefinitions
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from .models.replay_summary_v1_schema import Digest as Digest
     from .models.journey_graph_v1_schema import Edge as Edge
     from .models.journey_graph_v1_schema import EdgeTrigger as EdgeTrigger
+    from .models.corpus_v1_schema import Effect as Effect
     from .models.corpus_v1_schema import ElementModel as ElementModel
     from .models.corpus_v1_schema import Entity as Entity
     from .models.artifact_manifest_input_v1_schema import EntryInput as EntryInput
@@ -51,8 +53,7 @@ if TYPE_CHECKING:
     from .models.replay_summary_v1_schema import FailingEvent as FailingEvent
     from .models.benchmark_report_v1_schema import FailingStep as FailingStep
     from .models.common_schema import FailureClass as FailureClass
-    from .models.journey_v1_schema import FillStep1 as FillStep1
-    from .models.journey_v1_schema import FillStep2 as FillStep2
+    from .models.journey_v1_schema import FillStep as FillStep
     from .models.corpus_v1_schema import Fixture as Fixture
     from .models.fixture_catalog_v1_schema import FixtureCatalog as FixtureCatalog
     from .models.corpus_v1_schema import FixtureFile as FixtureFile
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
     from .models.corpus_v1_schema import HostingType as HostingType
     from .models.journey_v1_schema import HoverStep as HoverStep
     from .models.common_schema import Identifier as Identifier
+    from .models.run_index_v1_schema import IndexedRun as IndexedRun
     from .models.common_schema import Intent as Intent
     from .models.benchmark_report_v1_schema import Interval as Interval
     from .models.journey_v1_schema import Journey as Journey
@@ -107,10 +109,12 @@ if TYPE_CHECKING:
     from .models.common_schema import ReplayLane as ReplayLane
     from .models.replay_summary_v1_schema import ReplaySummary as ReplaySummary
     from .models.replay_summary_input_v1_schema import ReplaySummaryInput as ReplaySummaryInput
+    from .models.run_index_v1_schema import Retry as Retry
     from .models.corpus_v1_schema import RevealEffect as RevealEffect
     from .models.corpus_v1_schema import Route as Route
     from .models.journey_v1_schema import RouteIsAssertion as RouteIsAssertion
     from .models.journey_v1_schema import RouteIsCheck as RouteIsCheck
+    from .models.run_index_v1_schema import RunIndex as RunIndex
     from .models.run_submission_v1_schema import RunSubmission as RunSubmission
     from .models.run_submission_input_v1_schema import RunSubmissionInput as RunSubmissionInput
     from .models.journey_v1_schema import ScrollDirection as ScrollDirection
@@ -122,9 +126,12 @@ if TYPE_CHECKING:
     from .models.common_schema import SemanticLocator as SemanticLocator
     from .models.semantic_snapshot_v1_schema import SemanticNode as SemanticNode
     from .models.semantic_snapshot_v1_schema import SemanticSnapshot as SemanticSnapshot
+    from .models.run_index_v1_schema import Shard as Shard
     from .models.common_schema import SnapshotRef as SnapshotRef
     from .models.benchmark_report_v1_schema import Source as Source
+    from .models.journey_v1_schema import Step as Step
     from .models.common_schema import StepFailure as StepFailure
+    from .models.journey_v1_schema import SuccessCheck as SuccessCheck
     from .models.common_schema import Text as Text
     from .models.journey_v1_schema import TextContainsAssertion as TextContainsAssertion
     from .models.journey_v1_schema import TextContainsCheck as TextContainsCheck
@@ -160,6 +167,7 @@ HOMES: dict[str, str] = {
     "ArtifactManifest": "artifact_manifest_v1_schema",
     "ArtifactManifestInput": "artifact_manifest_input_v1_schema",
     "ArtifactManifestRef": "benchmark_report_v1_schema",
+    "Assertion": "journey_v1_schema",
     "AssertionKind": "common_schema",
     "AttachmentRef": "planner_adapter_v1_schema",
     "AutomiumCommonDefinitions": "common_schema",
@@ -185,6 +193,7 @@ HOMES: dict[str, str] = {
     "Digest": "replay_summary_v1_schema",
     "Edge": "journey_graph_v1_schema",
     "EdgeTrigger": "journey_graph_v1_schema",
+    "Effect": "corpus_v1_schema",
     "ElementModel": "corpus_v1_schema",
     "Entity": "corpus_v1_schema",
     "EntryInput": "artifact_manifest_input_v1_schema",
@@ -197,8 +206,7 @@ HOMES: dict[str, str] = {
     "FailingEvent": "replay_summary_v1_schema",
     "FailingStep": "benchmark_report_v1_schema",
     "FailureClass": "common_schema",
-    "FillStep1": "journey_v1_schema",
-    "FillStep2": "journey_v1_schema",
+    "FillStep": "journey_v1_schema",
     "Fixture": "corpus_v1_schema",
     "FixtureCatalog": "fixture_catalog_v1_schema",
     "FixtureFile": "corpus_v1_schema",
@@ -213,6 +221,7 @@ HOMES: dict[str, str] = {
     "HostingType": "corpus_v1_schema",
     "HoverStep": "journey_v1_schema",
     "Identifier": "common_schema",
+    "IndexedRun": "run_index_v1_schema",
     "Intent": "common_schema",
     "Interval": "benchmark_report_v1_schema",
     "Journey": "journey_v1_schema",
@@ -253,10 +262,12 @@ HOMES: dict[str, str] = {
     "ReplayLane": "common_schema",
     "ReplaySummary": "replay_summary_v1_schema",
     "ReplaySummaryInput": "replay_summary_input_v1_schema",
+    "Retry": "run_index_v1_schema",
     "RevealEffect": "corpus_v1_schema",
     "Route": "corpus_v1_schema",
     "RouteIsAssertion": "journey_v1_schema",
     "RouteIsCheck": "journey_v1_schema",
+    "RunIndex": "run_index_v1_schema",
     "RunSubmission": "run_submission_v1_schema",
     "RunSubmissionInput": "run_submission_input_v1_schema",
     "ScrollDirection": "journey_v1_schema",
@@ -268,9 +279,12 @@ HOMES: dict[str, str] = {
     "SemanticLocator": "common_schema",
     "SemanticNode": "semantic_snapshot_v1_schema",
     "SemanticSnapshot": "semantic_snapshot_v1_schema",
+    "Shard": "run_index_v1_schema",
     "SnapshotRef": "common_schema",
     "Source": "benchmark_report_v1_schema",
+    "Step": "journey_v1_schema",
     "StepFailure": "common_schema",
+    "SuccessCheck": "journey_v1_schema",
     "Text": "common_schema",
     "TextContainsAssertion": "journey_v1_schema",
     "TextContainsCheck": "journey_v1_schema",

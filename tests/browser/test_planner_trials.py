@@ -21,9 +21,8 @@ from automium import corpus
 from automium.capabilities import find
 from automium.cli import _parser
 from automium.contracts import FailureClass, Verdict, to_document
-from automium.execution import command
 from automium.hosting.bundles import secret
-from automium.planning.command import run_trials, trials_document
+from automium.planning.command import command, run_trials, trials_document
 from automium.planning.spec import planner_of
 from automium.planning.trial import TrialOptions, TrialOutcome, run_trial
 from automium.validation import is_valid
@@ -259,7 +258,7 @@ def test_the_example_planner_runs_as_a_subprocess_and_its_trials_compare_as_exec
         "--trials-out",
         str(trials),
     ]
-    code = command.main(_parser().parse_args(argv), chromium_browser)
+    code = command(_parser().parse_args(argv), chromium_browser)
     printed = capsys.readouterr().out
 
     request = json.loads(trials.read_text())
@@ -279,7 +278,7 @@ def test_the_example_planner_runs_as_a_subprocess_and_its_trials_compare_as_exec
 def test_an_unknown_planner_spec_is_refused_with_the_spellings(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code = command.main(_parser().parse_args(["run", TODO, "--planner", "gpt"]))
+    code = command(_parser().parse_args(["run", TODO, "--planner", "gpt"]))
     error = json.loads(capsys.readouterr().out)
 
     assert code == 2
@@ -300,7 +299,7 @@ def test_every_planner_over_every_reference_journey_three_times(
     documents = [to_document(j) for j in corpus.reference_journeys()]
     planners = [planner_of(s, timeout_s=10.0) for s in specs]
     outcomes = run_trials(
-        documents, planners, 3, TrialOptions(tmp_path, 2000, 500), chromium_browser
+        documents, planners, 3, TrialOptions(tmp_path, 5000, 500), chromium_browser
     )
 
     request = trials_document(outcomes, [p.reference for p in planners])

@@ -19,6 +19,7 @@ from automium.cli import _parser
 from automium.contracts import to_document
 from automium.execution import command
 from automium.execution.executor import Options, Outcome, run_journey
+from automium.execution.retries import Tried
 from automium.mcp_server.server import build_server
 from tests.browser.journeys import TIMEOUT_MS, built, reference, variant
 
@@ -59,7 +60,11 @@ def test_a_journey_wrong_only_at_run_time_exits_1_with_a_manifest_and_a_failing_
     assert code == 1
     assert "failing step: next-page" in printed
     assert "failure class: product_issue" in printed
-    (folder,) = out.iterdir()
+    (folder,) = (path for path in out.iterdir() if path.is_dir())
+    index = json.loads((out / "index.json").read_text())
+    assert [(r["folder"], r["verdict"], r["failureClass"]) for r in index["runs"]] == [
+        (folder.name, "failed", "product_issue")
+    ]
     manifest = json.loads((folder / "manifest.json").read_text())
     events = [json.loads(line) for line in (folder / "replay.jsonl").read_text().splitlines()]
     failed = [e for e in events if e["type"] == "assertion.failed"]
@@ -123,7 +128,7 @@ async def _ask_the_server(failed_run: Outcome, printed: str) -> tuple[Any, Any, 
 
 @needs_todo
 def test_the_mcp_tools_digest_the_real_run_as_the_command_printed(failed_run: Outcome) -> None:
-    printed = command.report(failed_run)
+    printed = command.report(Tried((failed_run,)))
     # In a thread of its own: the sync Playwright of the session holds this thread's loop.
     with ThreadPoolExecutor(1) as pool:
         summary, manifest, prompt = pool.submit(

@@ -16,6 +16,7 @@ from automium.contracts import Verdict, to_document
 from automium.execution.executor import Options, Outcome, base_run_id, run_journey
 from automium.execution.video import find_ffmpeg
 from automium.journeys.checked import checked_journey, reference_journey
+from automium.replay.recording import TEXT_LIMIT
 from automium.runs.timeline import timeline
 from tests.browser.journeys import (
     EXPORT_VARIANTS,
@@ -98,6 +99,68 @@ def test_the_modeled_timeline_and_the_real_run_agree(passing_run: Runner, journe
     assert {a: real_outcomes[a] for a in known} == known
     assert lanes(real.events) == lanes(modeled.events)
     assert (real.verdict, len(real.journey.steps)) == (modeled.verdict, modeled.steps)
+
+
+def _envelope(event: dict[str, object]) -> tuple[tuple[str, str], ...]:
+    """An event's envelope as its keys, in order, with the type of each value."""
+    return tuple((key, type(value).__name__) for key, value in event.items())
+
+
+def _scalars(events: list[dict[str, object]] | tuple[dict[str, object], ...]) -> set[str]:
+    """The types a payload's values have (never None), and whether a text is over the cut."""
+    found = set()
+    for event in events:
+        for value in event["payload"].values():  # type: ignore[attr-defined]
+            found.add(type(value).__name__)
+            if isinstance(value, str) and len(value) > TEXT_LIMIT:
+                found.add("uncut text")
+    return found
+
+
+def test_a_modeled_run_and_a_real_run_of_a_journey_have_envelopes_of_one_shape(
+    passing_run: Runner,
+) -> None:
+    # One recorder writes both: per event type, the same keys in the same order, values of
+    # the same types, seq counted from 0 and time never going back.
+    journey_id = "todo-mvc.add-two-todos"
+    real = passing_run(journey_id)
+    modeled = timeline(
+        "run-model", reference_journey(journey_id), ("p", "scripted", "journey"), "desktop-1280x720"
+    )
+
+    def shapes(
+        events: list[dict[str, object]] | tuple[dict[str, object], ...],
+    ) -> dict[object, set[tuple[tuple[str, str], ...]]]:
+        found: dict[object, set[tuple[tuple[str, str], ...]]] = {}
+        for event in events:
+            # A real run's screenshot belongs to its step; the model's artifacts to the run.
+            envelope = tuple(kv for kv in _envelope(event) if kv[0] != "stepId")
+            found.setdefault(event["type"], set()).add(envelope)
+        return found
+
+    real_shapes, modeled_shapes = shapes(real.events), shapes(modeled.events)
+    # The model also records the page changing in place, which a real run does not see.
+    both = set(real_shapes) & set(modeled_shapes)
+    assert both >= {
+        "worker.leased",
+        "fixture.applied",
+        "decision.requested",
+        "decision.made",
+        "action.performed",
+        "page.loaded",
+        "assertion.passed",
+        "artifact.captured",
+        "run.finished",
+        "worker.released",
+    }
+    assert {t: real_shapes[t] for t in both} == {t: modeled_shapes[t] for t in both}
+    for events in (real.events, modeled.events):
+        assert [e["seq"] for e in events] == list(range(len(events)))
+        offsets = [int(e["offsetMs"]) for e in events]
+        assert offsets == sorted(offsets)
+        assert {e["schemaVersion"] for e in events} == {"automium.replay-event/v1"}
+    assert _scalars(real.events) <= {"str", "int", "bool"}
+    assert _scalars(modeled.events) <= {"str", "int", "bool"}
 
 
 @pytest.mark.parametrize("journey_id", journeys(VARIANT_SLICE))

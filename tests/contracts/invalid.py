@@ -60,6 +60,7 @@ class Invalid:
 apps = ValidExample("app-catalog.v1", "four-apps")
 manifest_input = ValidExample("artifact-manifest-input.v1", "shop-lite-run")
 manifest = ValidExample("artifact-manifest.v1", "shop-lite-run")
+run_index = ValidExample("run-index.v1", "first-of-two-shards")
 report = ValidExample("benchmark-report.v1", "two-planners")
 own_journey_report = ValidExample("benchmark-report.v1", "modeled-own-journey")
 recorded_report = ValidExample("benchmark-report.v1", "recorded")
@@ -121,6 +122,11 @@ INVALID: tuple[Invalid, ...] = (
         "extra property: absolutePath",
     ),
     manifest(drop_at("runId"), "missing required: runId"),
+    run_index(set_at("runs", 0, "folder", value=""), "an empty folder"),
+    run_index(set_at("shards", 0, value="0/2"), "a shard numbered from 0"),
+    run_index(set_at("runs", 1, "host", value="ci-7"), "extra property: host"),
+    run_index(drop_at("selection"), "missing required: selection"),
+    run_index(set_at("runs", 0, "verdict", value="flaky"), "wrong enum: verdict"),
     manifest(set_at("entries", 2, "kind", value="pdf"), "wrong enum: kind"),
     manifest(set_at("schemaVersion", value="automium.artifact-manifest/v2"), "schema version v2"),
     report(set_at("planners", 1, "planner", "vendor", value="  "), "a blank vendor"),
@@ -210,7 +216,9 @@ INVALID: tuple[Invalid, ...] = (
         schema_only=True,
     ),
     journey(set_at("steps", 0, "url", value="https://shop-lite.local/"), "extra property: url"),
-    journey(drop_at("steps", 1, "value"), "fill without a value"),
+    # One model class per step kind: "value or secretRef" is a rule between two fields of
+    # one kind, which the schema check (always run first) holds, not a type of its own.
+    journey(drop_at("steps", 1, "value"), "fill without a value", schema_only=True),
     journey(set_at("recovery", "maxAttempts", value=4), "four attempts, one over the limit"),
     journey(set_at("recovery", "maxAttempts", value="2"), "attempts as a string"),
     journey(drop_at("fixtureId"), "missing required: fixtureId"),

@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 
 from automium.accessible_names import WHITE_SPACE, normalized, same_name
+from automium.compilation import compilation_document
 from automium.contracts import ErrorCode
 from automium.errors import AutomiumError
-from automium.journeys import compilation_document
 from tests.cases import reference_journey
 
 # (a name written for the button "Add to cart", whether Playwright finds that button)

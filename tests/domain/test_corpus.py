@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from automium import corpus
+from automium.compilation import compilation_document
 from automium.contracts import ErrorCode, Fixture, Journey, to_document
 from automium.corpus.pages import View, page, pages
 from automium.errors import AutomiumError
-from automium.journeys import check_journey, compilation_document
+from automium.journeys import check_journey
 from automium.journeys.page_walk import open_route
 from automium.journeys.targets import matches
 from automium.validation import check

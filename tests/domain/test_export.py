@@ -19,6 +19,7 @@ from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from automium import corpus
+from automium.compilation import compilation_document
 from automium.contracts import ErrorCode
 from automium.errors import AutomiumError
 from automium.export import FORMATS, export_journey
@@ -36,7 +37,6 @@ from automium.export.plan import (
     secret_env,
 )
 from automium.export.routes import route_path, route_pattern
-from automium.journeys import compilation_document
 from tests.cases import journey_with, reference_journey
 from tests.conftest import examples
 from tests.domain.page_journeys import valid_journeys

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from automium.cli import main
-from automium.export.command import export_command
+from automium.commands.export import export_command
 from tests.cases import journey_with
 
 

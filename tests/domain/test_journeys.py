@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from automium import corpus
+from automium.compilation import compilation_document
 from automium.contracts import ErrorCode, Intent, NodeType
 from automium.errors import AutomiumError
-from automium.journeys import build_graph, check_journey, compilation_document, render_mermaid
+from automium.journeys import build_graph, check_journey, render_mermaid
 from automium.validation import check
 from tests.cases import WORKED_EXAMPLE, reference_journey
 from tests.conftest import examples

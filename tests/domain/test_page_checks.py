@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 
 from automium import corpus
 from automium.accessible_names import normalized
+from automium.compilation import compilation_document
 from automium.contracts import ErrorCode, UncheckedReason, WarningCode
 from automium.corpus.pages import page, pages
 from automium.errors import AutomiumError
-from automium.journeys import check_journey, compilation_document
+from automium.journeys import check_journey
 from automium.journeys.targets import locator_syntax
 from tests.cases import reference_journey
 from tests.conftest import examples

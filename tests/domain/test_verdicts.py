@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from automium.capabilities import COMPARE_PLANNERS, COMPILE_JOURNEY, CREATE_RUN_SUBMISSION
+from automium.compilation import compilation_document
 from automium.contracts import ErrorCode, UncheckedReason, WarningCode
 from automium.errors import AutomiumError
-from automium.journeys import check_journey, compilation_document
+from automium.journeys import check_journey
 from tests.cases import reference_journey
 from tests.mutations import Mutation, all_of, append_at, drop_at, insert_at, set_at
 

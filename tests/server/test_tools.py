@@ -100,14 +100,15 @@ async def test_both_protocol_eras_give_the_same_answer(
     assert newest == handshake
 
 
-async def test_an_unknown_tool_names_the_v1_tools_and_rules_out_live_execution(
+async def test_an_unknown_tool_names_the_v1_tools_and_points_a_real_run_outside_the_server(
     client: Client,
 ) -> None:
     tool, refusal = UNKNOWN_TOOLS["live-execution"]
     error = (await client.call_tool(tool, refusal.arguments)).structured_content or {}
     assert error["code"] == "unsupported_operation"
     assert error["allowed"] == list(TOOLS)
-    assert "live execution" in error["message"]
+    assert "never runs a browser" in error["message"]
+    assert "`automium run`, outside the server" in error["message"]
 
 
 async def test_an_unknown_intent_lists_the_allowed_intents(client: Client) -> None:

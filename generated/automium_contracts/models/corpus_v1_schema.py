@@ -699,3 +699,10 @@ class Corpus(BaseModel):
             min_length=1,
         ),
     ]
+
+
+Effect = Annotated[
+    NavigateEffect | RevealEffect | OpenDialogEffect | CloseDialogEffect,
+    Field(discriminator="kind"),
+]
+"""What activating an element does; its kind decides its other fields."""

@@ -344,53 +344,7 @@ class ClickStep(BaseModel):
     ] = None
 
 
-class FillStep1(BaseModel):
-    """
-    fill: type value, or secretRef for a password or one-time code, into the field.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-        validate_by_name=True,
-        frozen=True,
-    )
-    id: Annotated[
-        str,
-        Field(
-            description="Step id, unique within the journey.",
-            max_length=128,
-            pattern="^[a-z0-9][a-z0-9._-]*$",
-        ),
-    ]
-    intent: Literal["fill"]
-    target: Annotated[
-        common_schema.SemanticLocator | common_schema.SnapshotRef,
-        Field(description="Field to fill."),
-    ]
-    value: Annotated[
-        str, Field(description="Text to type.", max_length=2000, min_length=1)
-    ]
-    secret_ref: Annotated[
-        str | None,
-        Field(
-            alias="secretRef",
-            description='A credential the fixture names, e.g. "account:shop-lite/buyer#password".',
-            max_length=160,
-            pattern="^account:[a-z0-9-]+/[a-z0-9-]+#(password|one-time-code)$",
-        ),
-    ] = None
-    note: Annotated[
-        str | None,
-        Field(
-            description="A note for a human reader.",
-            max_length=2000,
-            min_length=1,
-            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
-        ),
-    ] = None
-
-
-class FillStep2(BaseModel):
+class FillStep(BaseModel):
     """
     fill: type value, or secretRef for a password or one-time code, into the field.
     """
@@ -417,14 +371,14 @@ class FillStep2(BaseModel):
         str | None, Field(description="Text to type.", max_length=2000, min_length=1)
     ] = None
     secret_ref: Annotated[
-        str,
+        str | None,
         Field(
             alias="secretRef",
             description='A credential the fixture names, e.g. "account:shop-lite/buyer#password".',
             max_length=160,
             pattern="^account:[a-z0-9-]+/[a-z0-9-]+#(password|one-time-code)$",
         ),
-    ]
+    ] = None
     note: Annotated[
         str | None,
         Field(
@@ -1113,7 +1067,7 @@ class Journey(BaseModel):
         ),
     ]
     steps: Annotated[
-        list[NavigateStep | ClickStep | ClearStep | SelectOptionStep | CheckStep | UncheckStep | PressKeyStep | HoverStep | ScrollStep | WaitForStep | UploadFileStep | GoBackStep | FillStep1 | FillStep2],
+        list[Annotated[NavigateStep | ClickStep | FillStep | ClearStep | SelectOptionStep | CheckStep | UncheckStep | PressKeyStep | HoverStep | ScrollStep | WaitForStep | UploadFileStep | GoBackStep, Field(discriminator="intent")]],
         Field(description="Steps, in order.", max_length=1000, min_length=1),
     ]
     assertions: Annotated[
@@ -1151,3 +1105,24 @@ class Journey(BaseModel):
             description="Compile only: full also returns the graph's nodes and edges."
         ),
     ] = None
+
+
+Step = Annotated[
+    NavigateStep | ClickStep | FillStep | ClearStep | SelectOptionStep | CheckStep | UncheckStep | PressKeyStep | HoverStep | ScrollStep | WaitForStep | UploadFileStep | GoBackStep,
+    Field(discriminator="intent"),
+]
+"""One step; its intent decides its other fields."""
+
+
+Assertion = Annotated[
+    VisibleAssertion | HiddenAssertion | TextEqualsAssertion | TextContainsAssertion | ValueEqualsAssertion | RouteIsAssertion | CountEqualsAssertion,
+    Field(discriminator="kind"),
+]
+"""One assertion; its kind decides its other fields."""
+
+
+SuccessCheck = Annotated[
+    VisibleCheck | HiddenCheck | TextEqualsCheck | TextContainsCheck | ValueEqualsCheck | RouteIsCheck | CountEqualsCheck,
+    Field(discriminator="kind"),
+]
+"""An assertion, without afterStep."""

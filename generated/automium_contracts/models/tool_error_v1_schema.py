@@ -53,6 +53,10 @@ class ErrorCode(StrEnum):
     EVENT_AFTER_RELEASE = "event_after_release"
     JOURNEY_ID_MISMATCH = "journey_id_mismatch"
     ARTIFACT_ROOT_APP_MISMATCH = "artifact_root_app_mismatch"
+    OVERLAPPING_SHARDS = "overlapping_shards"
+    MISSING_SHARDS = "missing_shards"
+    MIXED_CORPUS_VERSIONS = "mixed_corpus_versions"
+    MIXED_SHARD_RUNS = "mixed_shard_runs"
 
 
 class Problem(BaseModel):

@@ -167,22 +167,25 @@ async def _evidence(client: Client, t: _Transcript, journey: dict[str, Any], ref
     )
 
     t.ask("get prompt debug_failed_run with the events")
-    debug = await client.get_prompt(
-        "debug_failed_run",
-        {
-            "runId": run.get("runId", ""),
-            "verdict": verdict,
-            "retryCount": "1",
-            "evidence": "The confirmation heading did not appear after paying.",
-            "artifactManifestRef": run.get("artifactManifestRef", ""),
-            "journeyRef": ref,
-            "events": json.dumps(events),
-        },
-    )
+    debug = await client.get_prompt("debug_failed_run", debug_arguments(variant, ref))
     content = debug.messages[0].content
     guidance = content.text if isinstance(content, types.TextContent) else ""
     t.saw(guidance.splitlines()[0])
     t.expect("automium_get_replay_summary" in guidance, "the guidance says which calls to make")
+
+
+def debug_arguments(variant: dict[str, Any], journey_ref: str) -> dict[str, str]:
+    """What the demo asks ``debug_failed_run`` about: the failing variant, by its own run id
+    and manifest ref, with its own events (never the passing run's id beside them)."""
+    return {
+        "runId": variant.get("runId", ""),
+        "verdict": variant.get("timeline", {}).get("verdict", ""),
+        "retryCount": "1",
+        "evidence": "The confirmation heading did not appear after paying.",
+        "artifactManifestRef": variant.get("artifactManifestRef", ""),
+        "journeyRef": journey_ref,
+        "events": json.dumps(variant.get("events", [])),
+    }
 
 
 async def _compare_and_err(client: Client, t: _Transcript, journey: dict[str, Any]) -> None:
