@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from automium.contracts import DecisionKind
+from automium.contracts import DecisionKind, Intent
 
 Json = dict[str, Any]
 SCHEMA_VERSION = "automium.planner-adapter/v1"
@@ -100,7 +100,7 @@ class ScriptedPlanner:
             return _finish(self.reference, "every step of the journey is done")
         step = self.steps.pop(0)
         fields = {k: v for k, v in step.items() if k not in ("id", "note", "entity")}
-        if step["intent"] in ("scroll", "wait_for"):
+        if step["intent"] in (Intent.SCROLL, Intent.WAIT_FOR):
             fields = {k: v for k, v in fields.items() if k in ("intent", "target")}
         return _decision(self.reference, f"step {step['id']}", kind="act", **fields)
 
@@ -133,13 +133,13 @@ class RandomPlanner:
         if role in _FIELDS:
             secrets = request.get("secretRefs", [])
             if secrets and rng.random() < 0.5:
-                return self._act("fill", target, secretRef=rng.choice(secrets))
-            return self._act("fill", target, value=rng.choice(words))
+                return self._act(Intent.FILL, target, secretRef=rng.choice(secrets))
+            return self._act(Intent.FILL, target, value=rng.choice(words))
         if role == "combobox":
-            return self._act("click", target)
+            return self._act(Intent.CLICK, target)
         if role in _BOXES:
-            return self._act(rng.choice(["check", "uncheck"]), target)
-        return self._act(rng.choice(["click", "click", "hover"]), target)
+            return self._act(rng.choice([Intent.CHECK, Intent.UNCHECK]), target)
+        return self._act(rng.choice([Intent.CLICK, Intent.CLICK, Intent.HOVER]), target)
 
     def _act(self, intent: str, target: Json, **fields: Any) -> Json:
         return _decision(
@@ -183,12 +183,12 @@ class HeuristicPlanner:
         if node["role"] in _FIELDS:
             secret = self._credential(name, request.get("secretRefs", []))
             if secret is not None:
-                return self._act("fill", target, f"{name}: a credential", secretRef=secret)
+                return self._act(Intent.FILL, target, f"{name}: a credential", secretRef=secret)
             value = _value_for(request["goal"], name)
-            return self._act("fill", target, f"{name}: words of the goal", value=value)
+            return self._act(Intent.FILL, target, f"{name}: words of the goal", value=value)
         if node["role"] in _BOXES:
-            return self._act("check", target, f"{name} matches the goal")
-        return self._act("click", target, f"{name} matches the goal")
+            return self._act(Intent.CHECK, target, f"{name} matches the goal")
+        return self._act(Intent.CLICK, target, f"{name} matches the goal")
 
     @staticmethod
     def _credential(name: str, secrets: list[str]) -> str | None:
