@@ -118,6 +118,9 @@ def _parser() -> argparse.ArgumentParser:
     from automium.execution.merging import add_parser as add_merge  # noqa: PLC0415
 
     add_run(commands)
+    from automium.planning.arguments import add_arguments as add_planner  # noqa: PLC0415
+
+    add_planner(commands.choices["run"])  # --planner: planner trials, judged by outcome
     add_merge(commands)
     return parser
 
@@ -151,6 +154,10 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0911 - a return per 
 
         return export_command(args.journey, args.format, args.out)
     if args.command == "run":
+        if args.planner:
+            from automium.planning.command import command  # noqa: PLC0415
+
+            return command(args)
         from automium.execution.command import main as run  # noqa: PLC0415
 
         return run(args)

@@ -19,10 +19,19 @@ Document = dict[str, Any]
 # trials' detail. The default keeps, per planner, the figures its spec names: pass rate
 # with its interval, repeatability (pass^n), latency, tokens per success and recovery.
 _REPORT_FULL = ("journeys",)
-_PLANNER_FULL = ("apps", "paretoOptimal", "dominatedBy", "failingSteps")
+_PLANNER_FULL = (
+    "apps",
+    "paretoOptimal",
+    "dominatedBy",
+    "failingSteps",
+    "decisionLatencyMs",
+    "failuresByClass",
+)
 _METRICS_FULL = ("journeys", "passHatK", "stepSuccessRate", "tokens", "tokensPerTrial")
 # The model's assumptions are several KB of prose; its notice says what matters.
 _MODELED_FULL = ("assumptions",)
+# Executed trials name their runs' manifests: up to a thousand refs, for who reads on.
+_RECORDED_FULL = ("artifactManifestRefs",)
 
 
 def _without(document: Mapping[str, Any], keys: tuple[str, ...]) -> Document:
@@ -37,6 +46,8 @@ def _comparison(report: Document) -> Document:
     ]
     if "modeled" in report:
         shaped["modeled"] = _without(report["modeled"], _MODELED_FULL)
+    if "recorded" in report:
+        shaped["recorded"] = _without(report["recorded"], _RECORDED_FULL)
     return shaped
 
 

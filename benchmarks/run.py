@@ -142,7 +142,12 @@ def main(argv: list[str] | None = None) -> int:
     _progress("page models against their apps: random walks")
     walked = _walks(quick=args.quick)
     print(walked)
-    report = render(results) + "\n" + runs + "\n" + verdicts + "\n" + walked
+    from benchmarks import planners  # noqa: PLC0415 - Playwright, only for this section
+
+    _progress("planners, executed: the leaderboard")
+    leaderboard = planners.section(args.quick, _progress)
+    print(leaderboard)
+    report = "\n".join([render(results), runs, verdicts, walked, leaderboard])
     args.output.write_text(report, encoding="utf-8")
     _progress(f"wrote {args.output} in {results.wall_s:.0f} s")
     return 0

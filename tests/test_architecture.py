@@ -30,8 +30,11 @@ COMMANDS = PACKAGE / "commands"
 SDK_CLIENTS = frozenset({COMMANDS / "demo.py"})
 # The adapters that serve the owned apps and drive a browser: only they touch sockets,
 # browsers and Playwright, and neither the MCP server nor the domain reaches them.
-ADAPTERS = (PACKAGE / "hosting", PACKAGE / "execution")
-BROWSER_PACKAGES = frozenset({"playwright", "automium.hosting", "automium.execution"})
+# Planner trials drive the executor's browser and start planner processes: an adapter too.
+ADAPTERS = (PACKAGE / "hosting", PACKAGE / "execution", PACKAGE / "planning")
+BROWSER_PACKAGES = frozenset(
+    {"playwright", "automium.hosting", "automium.execution", "automium.planning"}
+)
 _DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
 
 
@@ -175,7 +178,9 @@ def test_only_the_command_line_reaches_the_executor() -> None:
     outside = [
         p
         for p in python_files(PACKAGE)
-        if PACKAGE / "execution" not in p.parents and p not in ENTRYPOINTS
+        if PACKAGE / "execution" not in p.parents
+        and PACKAGE / "planning" not in p.parents
+        and p not in ENTRYPOINTS
     ]
 
     assert offenders(outside, frozenset({"automium.execution"})) == []
@@ -243,7 +248,7 @@ def test_starting_the_mcp_server_loads_no_browser_module() -> None:
     loaded = _modules_loaded(
         "from automium.mcp_server.server import build_server; build_server()",
         "m.split('.')[0] == 'playwright' "
-        "or m.startswith(('automium.hosting', 'automium.execution'))",
+        "or m.startswith(('automium.hosting', 'automium.execution', 'automium.planning'))",
     )
 
     assert loaded == "[]\n"

@@ -210,15 +210,22 @@ def observed(trials: Sequence[Trial]) -> tuple[list[str], list[str]]:
     )
 
 
-def notice(trials: Sequence[Trial]) -> str:
+def notice(trials: Sequence[Trial], *, executed: bool = False) -> str:
     """What the records observed and what they did not, in words."""
     failed = [t for t in trials if not t.passed]
     stepped = [t for t in failed if t.failing_step is not None]
     laned = [t for t in stepped if t.failing_lane is not None]
     counted = [t for t in trials if t.steps_completed is not None]
+    given = (
+        f"Executed comparison: computed from {len(trials)} trial(s) given in the request, "
+        "each naming the run directory (artifactManifestRef) automium run executed it in; "
+        "this server ran nothing."
+        if executed
+        else f"Recorded comparison: computed from {len(trials)} trial(s) given in the request, "
+        "observed elsewhere; Automium ran nothing and did not check that they happened."
+    )
     parts = [
-        f"Recorded comparison: computed from {len(trials)} trial(s) given in the request, "
-        "observed elsewhere; Automium ran nothing and did not check that they happened.",
+        given,
         "Observed for every trial: the verdict, latency, input and output tokens and recovery "
         "attempts.",
         f"Failing step given for {len(stepped)} of {len(failed)} failed trial(s), its lane for "
@@ -229,6 +236,8 @@ def notice(trials: Sequence[Trial]) -> str:
             if len(counted) == len(trials)
             else "; stepSuccessRate is null where any trial lacks them."
         ),
-        "Not observed: the planner's decisions and the pages, so no model assumption applies.",
+        "Not observed: the planner's decisions and the pages, so no model assumption applies."
+        if not executed
+        else "The decisions and pages are in each run's planner transcript and snapshots.",
     ]
     return " ".join(parts)

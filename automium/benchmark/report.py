@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any
 
 from automium import corpus
+from automium.benchmark.executed import executed_fields, executed_metrics
 from automium.benchmark.metrics import Sums, tallies
 from automium.benchmark.recorded import notice, observed, record_problems, recorded_trials
 from automium.benchmark.runner import app_journeys, run_trials
@@ -40,6 +41,7 @@ from automium.contracts import (
     Origin,
     PlannerReference,
     Recorded,
+    RecordedTrial,
     Source,
     present,
     to_document,
@@ -131,14 +133,17 @@ def report_document(document: object) -> dict[str, Any]:
     app_ids = [app.root for app in request.app_ids]
     if request.trials is not None:
         trials = recorded_trials(request.trials)
-        return _report(
+        report = _report(
             request,
             trials,
             journeys=_recorded_journeys(trials, app_ids),
             repetitions=min(n for n, _ in tallies(trials).values()),
             source=Source.RECORDED,
-            marker={"recorded": to_document(_recorded(trials))},
+            marker={"recorded": to_document(_recorded(trials, request.trials))},
         )
+        for planner in report["planners"]:
+            planner.update(executed_metrics(request.trials, planner["planner"]["id"]))
+        return report
     repetitions = normalized_repetitions(request.repetitions)
     given = _given_profiles(checked)
     return _report(
@@ -386,8 +391,16 @@ def _recorded_journeys(trials: Sequence[Trial], app_ids: Sequence[str]) -> list[
     ]
 
 
-def _recorded(trials: Sequence[Trial]) -> Recorded:
+def _recorded(trials: Sequence[Trial], records: Sequence[RecordedTrial]) -> Recorded:
     held, missing = observed(trials)
+    refs = [r.artifact_manifest_ref for r in records if r.artifact_manifest_ref is not None]
+    executed = len(refs) == len(records)
+    extra = executed_fields(records)
     return Recorded(
-        recorded=True, executed=False, notice=notice(trials), observed=held, not_observed=missing
+        recorded=True,
+        executed=executed,
+        artifact_manifest_refs=refs,
+        notice=notice(trials, executed=executed),
+        observed=[*held, *extra],
+        not_observed=missing,
     )

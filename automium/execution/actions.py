@@ -66,12 +66,16 @@ def perform(  # noqa: PLR0917 - one call site, in executor order
     base: str,
     secret_value: str | None,
     timeout_ms: int,
+    *,
+    where: tuple[str, str, int | None, str | None] | None = None,
 ) -> ActionResult:
-    """Carry out ``step``; ``secret_value`` is the seed's value for a ``secretRef`` fill."""
+    """Carry out ``step``; ``secret_value`` is the seed's value for a ``secretRef`` fill.
+    ``where`` is a target already resolved (role, name, nth, frame title): a planner's
+    decision names an element of the live page, not of the page model."""
     from playwright.sync_api import Error, TimeoutError  # noqa: PLC0415
 
     started = time.monotonic()
-    target = _target(step, visit)
+    target = where if where is not None else _target(step, visit)
     found = locator(page, *target) if target else None
     shown = described(*target) if target else None
     navigation = watched(page)

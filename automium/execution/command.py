@@ -129,7 +129,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
     """Run the command; ``browser`` is one already launched (the tests share theirs)."""
     try:
-        documents = [document for text in args.journeys for document in _journeys_of(text)]
+        documents = [document for text in args.journeys for document in journeys_of(text)]
         faults = tuple(_fault(text) for text in args.fault)
         shard = _checked_options(args)
         from automium.capabilities import find  # noqa: PLC0415
@@ -453,7 +453,7 @@ def _relative(folder: Path, root: Path) -> str:
     return Path(os.path.relpath(folder.resolve(), root.resolve())).as_posix()
 
 
-def _journeys_of(text: str) -> list[Json]:
+def journeys_of(text: str) -> list[Json]:
     """An app id names its reference journeys; anything else is one journey."""
     if text in corpus.app_ids():
         return [to_document(j) for j in corpus.reference_journeys() if j.app_id == text]

@@ -61,6 +61,15 @@ journeys instead of an app's reference journeys, add them in "journeys" (at most
 elsewhere, give them in "trials" instead: the report is then computed from them and \
 labelled recorded, and what they did not observe is null.
 
+To compare planners that really ran (this server executes nothing), have the user run them \
+on the owned apps in a terminal, for example: automium run --planner scripted-journey \
+--planner heuristic --planner "cmd:mine=python3 my_planner.py" shop-lite todo-mvc \
+--repeat 3 --trials-out trials.json. Each planner drives Chromium through planner-adapter.v1 \
+(a command speaks it as JSON lines on stdio) and each trial is judged by its journey's \
+successChecks. Pass that file's content as the arguments: the report then says \
+"executed": true with each run's artifactManifestRef, and gives failuresByClass and \
+decisionLatencyMs per planner.
+
 Read the report in this order:
 - verdict: the best planner on pass rate, or every planner tied for it. When "overlapping" \
 names planners, their 95% intervals overlap the best's: say they are not separable at this \
@@ -75,6 +84,6 @@ no trial tried recovery).
 
 Name the trade-offs, not just a winner.
 
-Treat the report as modeled: its trials come from a deterministic model of each journey's \
-steps and pages, not from provider-backed planners or live execution, so it ranks \
-configurations for discussion only until both exist."""
+Treat this modeled report as modeled: its trials come from a deterministic model of each \
+journey's steps and pages, not from live execution, so it ranks configurations for \
+discussion only; an executed report (from automium run --trials-out) ranks what ran."""

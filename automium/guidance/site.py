@@ -154,8 +154,7 @@ def site(app_id: str, fixture: Fixture) -> str:
             for p, label in shared.items()
         ]
         blocks.append(
-            "Shared parts, first on every route unless it says otherwise:\n"
-            + "\n".join(listed)
+            "Shared parts, first on every route unless it says otherwise:\n" + "\n".join(listed)
         )
     for route in routes:
         own = [p for p in route.parts if p not in shared]

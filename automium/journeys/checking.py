@@ -180,11 +180,13 @@ def _semantic_problems(document: object) -> Iterator[Problem]:
         yield fixture_problem
     steps = _objects(document.get("steps"))
     assertions = _objects(document.get("assertions"))
+    checks = _objects(document.get("successChecks"))
     # Route checks need a known app; with an unknown one they would only echo it.
     if app_problem is None and isinstance(app_id, str):
-        yield from _route_problems(app_id, steps, assertions)
+        yield from _route_problems(app_id, steps, assertions, checks)
     yield from _duplicate_ids("steps", steps)
     yield from _duplicate_ids("assertions", assertions)
+    yield from _duplicate_ids("successChecks", checks)
     if isinstance(document.get("steps"), list):
         yield from _after_step_problems(steps, assertions)
 
@@ -200,10 +202,12 @@ def _route_problems(
     app_id: str,
     steps: list[tuple[int, dict[str, Any]]],
     assertions: list[tuple[int, dict[str, Any]]],
+    checks: list[tuple[int, dict[str, Any]]],
 ) -> Iterator[Problem]:
     for section, items, tag, value in (
         ("steps", steps, "intent", Intent.NAVIGATE),
         ("assertions", assertions, "kind", "route_is"),
+        ("successChecks", checks, "kind", "route_is"),
     ):
         for i, item in items:
             if item.get(tag) == value and "route" in item:
@@ -219,7 +223,7 @@ def _duplicate_ids(section: str, items: list[tuple[int, dict[str, Any]]]) -> Ite
         if not isinstance(item_id, str):
             continue
         if item_id in seen:
-            what = "step" if section == "steps" else "assertion"
+            what = {"steps": "step", "assertions": "assertion"}.get(section, "success check")
             yield Problem(
                 ErrorCode.INVALID_INPUT,
                 f"{what} id {quoted(item_id)} is already used by an earlier {what}; "

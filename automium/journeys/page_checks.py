@@ -279,6 +279,12 @@ class _Walker(GuardChecks):
                 continue  # checked on the walk that takes its branch
             if isinstance(assertion, dict) and not self._refused(pointer("assertions", index)):
                 self._assertion(assertion, pointer("assertions", index))
+        # A success check holds on the final page, whatever led there: the models check it
+        # as an assertion after the last step.
+        last = str(steps[-1].get("id", "")) if steps else ""
+        for index, check in enumerate(_items(document.get("successChecks"))):
+            if isinstance(check, dict) and not self._refused(pointer("successChecks", index)):
+                self._assertion({**check, "afterStep": last}, pointer("successChecks", index))
         return self.result
 
     def _swap_back(self, location: Location | None) -> Location | None:

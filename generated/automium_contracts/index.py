@@ -13,8 +13,10 @@ if TYPE_CHECKING:
     from .models.common_schema import ArtifactKind as ArtifactKind
     from .models.artifact_manifest_v1_schema import ArtifactManifest as ArtifactManifest
     from .models.artifact_manifest_input_v1_schema import ArtifactManifestInput as ArtifactManifestInput
+    from .models.benchmark_report_v1_schema import ArtifactManifestRef as ArtifactManifestRef
     from .models.journey_v1_schema import Assertion as Assertion
     from .models.common_schema import AssertionKind as AssertionKind
+    from .models.planner_adapter_v1_schema import AttachmentRef as AttachmentRef
     from .models.common_schema import AutomiumCommonDefinitions as AutomiumCommonDefinitions
     from .models.benchmark_report_v1_schema import BenchmarkReport as BenchmarkReport
     from .models.common_schema import BranchOutcome as BranchOutcome
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from .models.corpus_v1_schema import Capability as Capability
     from .models.artifact_manifest_v1_schema import Cause as Cause
     from .models.journey_v1_schema import CheckStep as CheckStep
+    from .models.benchmark_report_v1_schema import ClassFailures as ClassFailures
     from .models.replay_summary_v1_schema import Classification as Classification
     from .models.journey_v1_schema import ClearStep as ClearStep
     from .models.journey_v1_schema import ClickStep as ClickStep
@@ -31,6 +34,9 @@ if TYPE_CHECKING:
     from .models.benchmark_report_v1_schema import ComparisonVerdict as ComparisonVerdict
     from .models.corpus_v1_schema import Corpus as Corpus
     from .models.journey_v1_schema import CountEqualsAssertion as CountEqualsAssertion
+    from .models.journey_v1_schema import CountEqualsCheck as CountEqualsCheck
+    from .models.planner_adapter_v1_schema import CredentialRef as CredentialRef
+    from .models.planner_adapter_v1_schema import DecisionKind as DecisionKind
     from .models.planner_adapter_v1_schema import DecisionOutcome as DecisionOutcome
     from .models.common_schema import Detail as Detail
     from .models.corpus_v1_schema import DeviceClass as DeviceClass
@@ -62,6 +68,7 @@ if TYPE_CHECKING:
     from .models.common_schema import Guard as Guard
     from .models.common_schema import GuardKind as GuardKind
     from .models.journey_v1_schema import HiddenAssertion as HiddenAssertion
+    from .models.journey_v1_schema import HiddenCheck as HiddenCheck
     from .models.planner_adapter_v1_schema import HistoryEntry as HistoryEntry
     from .models.corpus_v1_schema import HostingType as HostingType
     from .models.journey_v1_schema import HoverStep as HoverStep
@@ -113,6 +120,7 @@ if TYPE_CHECKING:
     from .models.corpus_v1_schema import RevealEffect as RevealEffect
     from .models.corpus_v1_schema import Route as Route
     from .models.journey_v1_schema import RouteIsAssertion as RouteIsAssertion
+    from .models.journey_v1_schema import RouteIsCheck as RouteIsCheck
     from .models.run_index_v1_schema import RunIndex as RunIndex
     from .models.run_submission_v1_schema import RunSubmission as RunSubmission
     from .models.run_submission_input_v1_schema import RunSubmissionInput as RunSubmissionInput
@@ -130,9 +138,12 @@ if TYPE_CHECKING:
     from .models.benchmark_report_v1_schema import Source as Source
     from .models.journey_v1_schema import Step as Step
     from .models.common_schema import StepFailure as StepFailure
+    from .models.journey_v1_schema import SuccessCheck as SuccessCheck
     from .models.common_schema import Text as Text
     from .models.journey_v1_schema import TextContainsAssertion as TextContainsAssertion
+    from .models.journey_v1_schema import TextContainsCheck as TextContainsCheck
     from .models.journey_v1_schema import TextEqualsAssertion as TextEqualsAssertion
+    from .models.journey_v1_schema import TextEqualsCheck as TextEqualsCheck
     from .models.run_submission_v1_schema import TimelineSummary as TimelineSummary
     from .models.benchmark_report_v1_schema import TokenSpend as TokenSpend
     from .models.planner_adapter_v1_schema import TokenUsage as TokenUsage
@@ -142,9 +153,11 @@ if TYPE_CHECKING:
     from .models.journey_compilation_v1_schema import UncheckedReason as UncheckedReason
     from .models.journey_v1_schema import UploadFileStep as UploadFileStep
     from .models.journey_v1_schema import ValueEqualsAssertion as ValueEqualsAssertion
+    from .models.journey_v1_schema import ValueEqualsCheck as ValueEqualsCheck
     from .models.common_schema import Verdict as Verdict
     from .models.semantic_snapshot_v1_schema import Viewport as Viewport
     from .models.journey_v1_schema import VisibleAssertion as VisibleAssertion
+    from .models.journey_v1_schema import VisibleCheck as VisibleCheck
     from .models.journey_v1_schema import WaitForStep as WaitForStep
     from .models.journey_v1_schema import WaitState as WaitState
     from .models.journey_compilation_v1_schema import Warning as Warning
@@ -161,8 +174,10 @@ HOMES: dict[str, str] = {
     "ArtifactKind": "common_schema",
     "ArtifactManifest": "artifact_manifest_v1_schema",
     "ArtifactManifestInput": "artifact_manifest_input_v1_schema",
+    "ArtifactManifestRef": "benchmark_report_v1_schema",
     "Assertion": "journey_v1_schema",
     "AssertionKind": "common_schema",
+    "AttachmentRef": "planner_adapter_v1_schema",
     "AutomiumCommonDefinitions": "common_schema",
     "BenchmarkReport": "benchmark_report_v1_schema",
     "BranchOutcome": "common_schema",
@@ -170,6 +185,7 @@ HOMES: dict[str, str] = {
     "Capability": "corpus_v1_schema",
     "Cause": "artifact_manifest_v1_schema",
     "CheckStep": "journey_v1_schema",
+    "ClassFailures": "benchmark_report_v1_schema",
     "Classification": "replay_summary_v1_schema",
     "ClearStep": "journey_v1_schema",
     "ClickStep": "journey_v1_schema",
@@ -179,6 +195,9 @@ HOMES: dict[str, str] = {
     "ComparisonVerdict": "benchmark_report_v1_schema",
     "Corpus": "corpus_v1_schema",
     "CountEqualsAssertion": "journey_v1_schema",
+    "CountEqualsCheck": "journey_v1_schema",
+    "CredentialRef": "planner_adapter_v1_schema",
+    "DecisionKind": "planner_adapter_v1_schema",
     "DecisionOutcome": "planner_adapter_v1_schema",
     "Detail": "common_schema",
     "DeviceClass": "corpus_v1_schema",
@@ -210,6 +229,7 @@ HOMES: dict[str, str] = {
     "Guard": "common_schema",
     "GuardKind": "common_schema",
     "HiddenAssertion": "journey_v1_schema",
+    "HiddenCheck": "journey_v1_schema",
     "HistoryEntry": "planner_adapter_v1_schema",
     "HostingType": "corpus_v1_schema",
     "HoverStep": "journey_v1_schema",
@@ -261,6 +281,7 @@ HOMES: dict[str, str] = {
     "RevealEffect": "corpus_v1_schema",
     "Route": "corpus_v1_schema",
     "RouteIsAssertion": "journey_v1_schema",
+    "RouteIsCheck": "journey_v1_schema",
     "RunIndex": "run_index_v1_schema",
     "RunSubmission": "run_submission_v1_schema",
     "RunSubmissionInput": "run_submission_input_v1_schema",
@@ -278,9 +299,12 @@ HOMES: dict[str, str] = {
     "Source": "benchmark_report_v1_schema",
     "Step": "journey_v1_schema",
     "StepFailure": "common_schema",
+    "SuccessCheck": "journey_v1_schema",
     "Text": "common_schema",
     "TextContainsAssertion": "journey_v1_schema",
+    "TextContainsCheck": "journey_v1_schema",
     "TextEqualsAssertion": "journey_v1_schema",
+    "TextEqualsCheck": "journey_v1_schema",
     "TimelineSummary": "run_submission_v1_schema",
     "TokenSpend": "benchmark_report_v1_schema",
     "TokenUsage": "planner_adapter_v1_schema",
@@ -290,9 +314,11 @@ HOMES: dict[str, str] = {
     "UncheckedReason": "journey_compilation_v1_schema",
     "UploadFileStep": "journey_v1_schema",
     "ValueEqualsAssertion": "journey_v1_schema",
+    "ValueEqualsCheck": "journey_v1_schema",
     "Verdict": "common_schema",
     "Viewport": "semantic_snapshot_v1_schema",
     "VisibleAssertion": "journey_v1_schema",
+    "VisibleCheck": "journey_v1_schema",
     "WaitForStep": "journey_v1_schema",
     "WaitState": "journey_v1_schema",
     "Warning": "journey_compilation_v1_schema",

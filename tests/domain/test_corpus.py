@@ -571,6 +571,7 @@ def test_a_transfer_then_its_new_balance_on_accounts_compiles_without_a_warning(
         if j.id == "bank-sandbox.transfer-to-savings"
     )
     journey["steps"].append({"id": "back", "intent": "navigate", "route": "accounts"})
+    del journey["successChecks"]  # they judge the receipt page the journey ends on
     journey["assertions"].append(
         {
             "id": "moved",

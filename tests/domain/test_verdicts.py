@@ -244,7 +244,8 @@ def test_dynamic_text_is_listed_unchecked_and_counted_in_the_summary_line() -> N
     compilation = compilation_document(document)
 
     assert [(u["path"], u["reason"]) for u in compilation["unchecked"]] == [
-        ("/assertions/1", UncheckedReason.DYNAMIC_TEXT)
+        ("/assertions/1", UncheckedReason.DYNAMIC_TEXT),
+        ("/successChecks/1", UncheckedReason.DYNAMIC_TEXT),
     ]
     assert "proven only by a run (automium run)" in compilation["unchecked"][0]["message"]
     assert COMPILE_JOURNEY.summary(compilation).startswith(

@@ -99,8 +99,8 @@ def test_route_is_matches_the_routes_path_with_any_parameter_value() -> None:
 
 
 def test_an_app_id_names_its_reference_journeys() -> None:
-    from automium.execution.command import _journeys_of  # noqa: PLC0415
+    from automium.execution.command import journeys_of  # noqa: PLC0415
 
-    assert [j["id"] for j in _journeys_of("bank-sandbox")] == [
+    assert [j["id"] for j in journeys_of("bank-sandbox")] == [
         j.id for j in corpus.reference_journeys() if j.app_id == "bank-sandbox"
     ]

@@ -313,8 +313,9 @@ def environment_reads(source: str, module: str) -> list[str]:
 
 # The adapters that serve the owned apps and drive a browser are outside the server's
 # boundary by design: they open sockets, launch Chromium and read AUTOMIUM_CHROMIUM.
-# tests/test_architecture.py proves the server and the domain never import them.
-ADAPTERS = ("automium/hosting/", "automium/execution/")
+# tests/test_architecture.py proves the server and the domain never import them. Planner
+# trials start planner processes, and hand them a scrubbed environment read from this one.
+ADAPTERS = ("automium/hosting/", "automium/execution/", "automium/planning/")
 
 
 def _modules() -> list[tuple[str, str]]:

@@ -4,7 +4,7 @@
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from . import common_schema
 
@@ -210,6 +210,13 @@ class Metrics(BaseModel):
     ]
 
 
+class ArtifactManifestRef(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[str, Field(max_length=80)]
+
+
 class RecordField(StrEnum):
     """
     A field of a recorded trial.
@@ -224,6 +231,9 @@ class RecordField(StrEnum):
     FAILING_LANE = "failingLane"
     STEPS_COMPLETED = "stepsCompleted"
     STEPS_TOTAL = "stepsTotal"
+    FAILURE_CLASS = "failureClass"
+    DECISION_LATENCY_MS = "decisionLatencyMs"
+    ARTIFACT_MANIFEST_REF = "artifactManifestRef"
 
 
 class ComparedJourney(BaseModel):
@@ -382,7 +392,7 @@ class ComparisonVerdict(BaseModel):
 
 class Recorded(BaseModel):
     """
-    Marks a report computed from recorded trials: Automium ran nothing and did not check that the trials happened.
+    Marks a report computed from recorded trials: the MCP server ran nothing; the trials were given, executed by automium run (each names its run's manifest) or observed elsewhere.
     """
 
     model_config = ConfigDict(
@@ -395,7 +405,10 @@ class Recorded(BaseModel):
         Field(description="Always true: the trials were given in the request."),
     ]
     executed: Annotated[
-        Literal[False], Field(description="Always false: Automium executed nothing.")
+        bool,
+        Field(
+            description="true when every trial names the run directory that executed it (artifactManifestRef, as automium run --planner records it); false otherwise. The server itself executed nothing either way."
+        ),
     ]
     notice: Annotated[
         str,
@@ -416,6 +429,31 @@ class Recorded(BaseModel):
             description="Optional record fields no trial holds; the metrics that need them are null or left out.",
         ),
     ]
+    artifact_manifest_refs: Annotated[
+        list[ArtifactManifestRef] | None,
+        Field(
+            alias="artifactManifestRefs",
+            description="The manifests of the runs the trials were executed in, in trial order; empty when none names one. Only with detail full.",
+            max_length=1000,
+        ),
+    ] = None
+
+
+class ClassFailures(BaseModel):
+    """
+    How many failed trials one failure class accounts for.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    failure_class: Annotated[
+        common_schema.FailureClass,
+        Field(alias="failureClass", description="Failure class."),
+    ]
+    failures: Annotated[int, Field(description="Failed trials of this class.", ge=1)]
 
 
 class PlannerReport(BaseModel):
@@ -458,6 +496,22 @@ class PlannerReport(BaseModel):
             alias="failingSteps",
             description="Steps where this planner's trials ended failed, most failures first (at most 5; failures without a known step are not listed). Only with detail full.",
             max_length=5,
+        ),
+    ] = None
+    decision_latency_ms: Annotated[
+        int | None,
+        Field(
+            alias="decisionLatencyMs",
+            description="Median of the trials' median decision latency (the planner's answer time), in ms; null when no trial records it. Recorded trials only; only with detail full.",
+            ge=0,
+        ),
+    ] = None
+    failures_by_class: Annotated[
+        list[ClassFailures] | None,
+        Field(
+            alias="failuresByClass",
+            description="Failed trials by what their evidence points to, most first (ties in the contract's order); failed trials without a class are not counted. Recorded trials only; only with detail full.",
+            max_length=6,
         ),
     ] = None
 

@@ -121,6 +121,28 @@ class RecordedTrial(BaseModel):
             le=1000,
         ),
     ] = None
+    failure_class: Annotated[
+        common_schema.FailureClass | None,
+        Field(alias="failureClass", description="What a failed trial points to."),
+    ] = None
+    decision_latency_ms: Annotated[
+        int | None,
+        Field(
+            alias="decisionLatencyMs",
+            description="Median planner answer, ms.",
+            ge=0,
+            le=86400000,
+        ),
+    ] = None
+    artifact_manifest_ref: Annotated[
+        str | None,
+        Field(
+            alias="artifactManifestRef",
+            description="The run that executed it (automium run).",
+            max_length=80,
+            pattern="^artifacts:run/run-[0-9a-f]{16}\\.[0-9]+$",
+        ),
+    ] = None
 
 
 class ComparePlannersInput(BaseModel):

@@ -89,6 +89,193 @@ class When(RootModel[common_schema.Guard]):
     ]
 
 
+class VisibleCheck(BaseModel):
+    """
+    visible, as the assertion.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["visible"]
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef,
+        Field(description="Element that must be visible."),
+    ]
+
+
+class HiddenCheck(BaseModel):
+    """
+    hidden, as the assertion.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["hidden"]
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef,
+        Field(description="Element that must be hidden."),
+    ]
+
+
+class TextEqualsCheck(BaseModel):
+    """
+    text_equals, as the assertion.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["text_equals"]
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef,
+        Field(description="Element whose text is checked."),
+    ]
+    expected: Annotated[str, Field(description="Exact expected text.", max_length=2000)]
+
+
+class TextContainsCheck(BaseModel):
+    """
+    text_contains, as the assertion.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["text_contains"]
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef,
+        Field(description="Element whose text is checked."),
+    ]
+    expected: Annotated[
+        str, Field(description="Text that must occur.", max_length=2000)
+    ]
+
+
+class ValueEqualsCheck(BaseModel):
+    """
+    value_equals, as the assertion.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["value_equals"]
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef,
+        Field(description="Field whose value is checked."),
+    ]
+    expected: Annotated[
+        str, Field(description="Exact expected value.", max_length=2000)
+    ]
+
+
+class RouteIsCheck(BaseModel):
+    """
+    route_is, as the assertion.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["route_is"]
+    route: Annotated[
+        str,
+        Field(
+            description="Route the app must be on.",
+            max_length=64,
+            pattern="^[a-z][a-z0-9]*(-[a-z0-9]+)*$",
+        ),
+    ]
+
+
+class CountEqualsCheck(BaseModel):
+    """
+    count_equals, as the assertion.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        validate_by_name=True,
+        frozen=True,
+    )
+    id: Annotated[
+        str,
+        Field(
+            description="Assertion id, unique within the journey.",
+            max_length=128,
+            pattern="^[a-z0-9][a-z0-9._-]*$",
+        ),
+    ]
+    kind: Literal["count_equals"]
+    target: Annotated[
+        common_schema.SemanticLocator | common_schema.SnapshotRef,
+        Field(description="Elements to count (nth is ignored)."),
+    ]
+    count: Annotated[int, Field(description="Expected count.", ge=0, le=10000)]
+
+
 class NavigateStep(BaseModel):
     """
     navigate: open a route of the app (never a URL), with entity for a route parameter.
@@ -924,6 +1111,15 @@ class Journey(BaseModel):
             min_length=1,
         ),
     ]
+    success_checks: Annotated[
+        list[Annotated[VisibleCheck | HiddenCheck | TextEqualsCheck | TextContainsCheck | ValueEqualsCheck | RouteIsCheck | CountEqualsCheck, Field(discriminator="kind")]] | None,
+        Field(
+            alias="successChecks",
+            description="Outcome checks on the final page (no afterStep): a planner's trial passes if all hold.",
+            max_length=100,
+            min_length=1,
+        ),
+    ] = None
     recovery: Annotated[Recovery, Field(description="Bounded recovery policy.")]
     mermaid: Annotated[
         bool | None,
@@ -956,3 +1152,10 @@ Assertion = Annotated[
     Field(discriminator="kind"),
 ]
 """One assertion; its kind decides its other fields."""
+
+
+SuccessCheck = Annotated[
+    VisibleCheck | HiddenCheck | TextEqualsCheck | TextContainsCheck | ValueEqualsCheck | RouteIsCheck | CountEqualsCheck,
+    Field(discriminator="kind"),
+]
+"""An assertion, without afterStep."""

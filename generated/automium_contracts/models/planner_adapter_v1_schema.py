@@ -44,6 +44,15 @@ class HistoryEntry(BaseModel):
     outcome: Annotated[
         DecisionOutcome, Field(description="What came of it.", title="DecisionOutcome")
     ]
+    reason: Annotated[
+        str | None,
+        Field(
+            description="Why it failed or was denied, when it was.",
+            max_length=2000,
+            min_length=1,
+            pattern="[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]",
+        ),
+    ] = None
 
 
 class TokenUsage(BaseModel):
@@ -60,9 +69,49 @@ class TokenUsage(BaseModel):
     output: Annotated[int, Field(description="Output tokens.", ge=0)]
 
 
+class DecisionKind(StrEnum):
+    """
+    What the planner decides: act (the default) carries out intent; finish says the goal is done; infeasible says it cannot be done. Either ends the trial, which the journey's success checks then judge; intent is needed with act only.
+    """
+
+    ACT = "act"
+    FINISH = "finish"
+    INFEASIBLE = "infeasible"
+
+
+class CredentialRef(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str,
+        Field(
+            description='A credential of the fixture, by reference, e.g. "account:shop-lite/buyer#password".',
+            max_length=160,
+            pattern="^account:[a-z0-9-]+/[a-z0-9-]+#(password|one-time-code)$",
+            title="CredentialRef",
+        ),
+    ]
+
+
+class AttachmentRef(RootModel[str]):
+    model_config = ConfigDict(
+        frozen=True,
+    )
+    root: Annotated[
+        str,
+        Field(
+            description='A fixture file, e.g. "file:admin-console/users.csv".',
+            max_length=160,
+            pattern="^file:[a-z0-9-]+/[A-Za-z0-9._-]+$",
+            title="AttachmentRef",
+        ),
+    ]
+
+
 class PlannerDecision(BaseModel):
     """
-    What a planner answers.
+    What a planner answers: one action, or that it is done (finish) or cannot be done (infeasible).
     """
 
     model_config = ConfigDict(
@@ -84,12 +133,19 @@ class PlannerDecision(BaseModel):
     planner: Annotated[
         common_schema.PlannerReference, Field(description="Planner that decided.")
     ]
-    intent: Annotated[
-        common_schema.Intent,
+    kind: Annotated[
+        DecisionKind | None,
         Field(
-            description="Chosen intent (must be one of the request's allowedIntents)."
+            description="What the planner decides: act (the default) carries out intent; finish says the goal is done; infeasible says it cannot be done. Either ends the trial, which the journey's success checks then judge; intent is needed with act only.",
+            title="DecisionKind",
         ),
-    ]
+    ] = None
+    intent: Annotated[
+        common_schema.Intent | None,
+        Field(
+            description="Chosen intent (must be one of the request's allowedIntents); required when kind is act."
+        ),
+    ] = None
     target: Annotated[
         common_schema.SemanticLocator | common_schema.SnapshotRef | None,
         Field(description="Element to act on, when the intent needs one."),
@@ -99,6 +155,26 @@ class PlannerDecision(BaseModel):
         Field(
             description="Value to type or option to choose, when the intent needs one.",
             max_length=2000,
+        ),
+    ] = None
+    secret_ref: Annotated[
+        str | None,
+        Field(
+            alias="secretRef",
+            description="For fill: one of the request's secretRefs, typed instead of value.",
+            max_length=160,
+            pattern="^account:[a-z0-9-]+/[a-z0-9-]+#(password|one-time-code)$",
+            title="CredentialRef",
+        ),
+    ] = None
+    file_ref: Annotated[
+        str | None,
+        Field(
+            alias="fileRef",
+            description="For upload_file: one of the request's fileRefs.",
+            max_length=160,
+            pattern="^file:[a-z0-9-]+/[A-Za-z0-9._-]+$",
+            title="AttachmentRef",
         ),
     ] = None
     route: Annotated[
@@ -188,6 +264,22 @@ class PlannerRequest(BaseModel):
             min_length=1,
         ),
     ]
+    secret_refs: Annotated[
+        list[CredentialRef] | None,
+        Field(
+            alias="secretRefs",
+            description="Credentials the planner may have typed, by reference: a fill's secretRef names one, and the executor types its value; the planner never sees it.",
+            max_length=20,
+        ),
+    ] = None
+    file_refs: Annotated[
+        list[AttachmentRef] | None,
+        Field(
+            alias="fileRefs",
+            description="Fixture files the planner may attach: an upload_file's fileRef names one.",
+            max_length=20,
+        ),
+    ] = None
     history: Annotated[
         list[HistoryEntry],
         Field(
@@ -195,6 +287,15 @@ class PlannerRequest(BaseModel):
             max_length=1000,
         ),
     ]
+    steps_left: Annotated[
+        int | None,
+        Field(
+            alias="stepsLeft",
+            description="Decisions left in the trial's step budget, this one included.",
+            ge=1,
+            le=1000,
+        ),
+    ] = None
 
 
 class PlannerAdapterMessage(RootModel[PlannerRequest | PlannerDecision]):

@@ -1,6 +1,6 @@
 // Buy one mug and see the order confirmation
 //
-// Exported by Automium from journey:shop-lite.returning-buyer/shop-lite.buy-one-mug@aecd532e7d3dd90d9c8a
+// Exported by Automium from journey:shop-lite.returning-buyer/shop-lite.buy-one-mug@37c6adeff6809afc905f
 // (checked against the page models when exported; this file has not been run).
 // Serve the app in the journey's fixture, then run this file against the base URL
 // that `automium apps serve` prints (use.baseURL in playwright.config.ts):

@@ -1,0 +1,166 @@
+"""``automium run --planner SPEC …``: planners drive the journeys, each trial judged by outcome.
+
+Every planner runs every journey ``--repeat`` times, each trial from a fresh fixture. A
+planner that breaks (no answer in ``--decision-timeout``, garbage, an early exit, a flood,
+another schema version) fails its trial as a ``planner_issue`` and the next trial starts.
+Exit codes: 0 every trial passed; 1 a trial failed; 2 bad arguments or a trial errored.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from automium import corpus
+from automium.contracts import ErrorCode, Verdict, to_document
+from automium.errors import AutomiumError
+from automium.execution.chromium import launch
+from automium.planning.spec import planner_of
+from automium.planning.trial import TrialOptions, TrialOutcome, run_trial
+
+if TYPE_CHECKING:
+    import argparse
+
+    from playwright.sync_api import Browser
+
+Json = dict[str, Any]
+_EXIT = {Verdict.PASSED: 0, Verdict.FAILED: 1, Verdict.BLOCKED: 1, Verdict.ERRORED: 2}
+
+
+def command(args: argparse.Namespace, browser: Browser | None = None) -> int:
+    """``automium run --planner …``: the journeys as ``automium run`` reads them, compiled
+    first (a refusal is its ``tool-error.v1`` document, exit 2), then every planner's trials;
+    ``browser`` is one already launched (the tests share theirs)."""
+    from automium.capabilities import find  # noqa: PLC0415
+    from automium.execution.command import journeys_of  # noqa: PLC0415
+
+    try:
+        documents = [document for text in args.journeys for document in journeys_of(text)]
+        if not 1 <= args.repeat <= 100:
+            raise _usage(f"--repeat {args.repeat} is not 1 to 100")
+        for document in documents:
+            find("automium_compile_journey").answer(document)
+    except AutomiumError as error:
+        print(json.dumps(to_document(error.to_tool_error()), indent=1))
+        return 2
+    return main(args, documents, browser)
+
+
+def main(args: argparse.Namespace, documents: Sequence[Json], browser: Browser | None) -> int:
+    try:
+        if not 0.1 <= args.decision_timeout <= 600:
+            raise _usage(f"--decision-timeout {args.decision_timeout} is not 0.1 to 600 s")
+        if args.max_steps is not None and not 1 <= args.max_steps <= 1000:
+            raise _usage(f"--max-steps {args.max_steps} is not 1 to 1000")
+        planners = [
+            planner_of(s, timeout_s=args.decision_timeout, env_names=args.planner_env)
+            for s in args.planner
+        ]
+        ids = [p.reference["id"] for p in planners]
+        if len(set(ids)) != len(ids):
+            raise _usage(f"--planner gives the planner id {ids} twice; ids must differ")
+    except AutomiumError as error:
+        print(json.dumps(to_document(error.to_tool_error()), indent=1))
+        return 2
+    options = TrialOptions(args.out, args.timeout, max_steps=args.max_steps)
+    outcomes = run_trials(documents, planners, args.repeat, options, browser)
+    if args.json:
+        print(json.dumps([trial_record(o) for o in outcomes], indent=1))
+    else:
+        print("\n".join(report(o) for o in outcomes))
+    if args.trials_out is not None:
+        document = trials_document(outcomes, [p.reference for p in planners])
+        args.trials_out.write_text(json.dumps(document, indent=1) + "\n")
+    return max(_EXIT[o.verdict] for o in outcomes)
+
+
+def run_trials(
+    documents: Sequence[Json],
+    planners: Sequence[Any],
+    repeat: int,
+    options: TrialOptions,
+    browser: Browser | None = None,
+) -> list[TrialOutcome]:
+    if browser is None:
+        with launched() as launched_browser:
+            return run_trials(documents, planners, repeat, options, launched_browser)
+    from dataclasses import replace  # noqa: PLC0415
+
+    return [
+        run_trial(document, planner, browser, replace(options, repetition=repetition))
+        for planner in planners
+        for document in documents
+        for repetition in range(1, repeat + 1)
+    ]
+
+
+@contextmanager
+def launched() -> Iterator[Browser]:
+    """One headless Chromium for a batch of trials: launch is paid once."""
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def report(outcome: TrialOutcome) -> str:
+    failure = outcome.failure_class.value if outcome.failure_class else "-"
+    latency = statistics.median(outcome.decision_latency_ms) if outcome.decision_latency_ms else 0
+    return "\n".join(
+        [
+            f"{outcome.journey_id} by {outcome.planner_id}: {outcome.verdict.value} "
+            f"(run {outcome.run_id}, {outcome.latency_ms / 1000:.1f} s)",
+            f"  ended by: {outcome.ended_by}; {outcome.reason}"[:300],
+            f"  failure class: {failure}",
+            f"  decisions: {outcome.steps_used} ({outcome.denied} denied), tokens "
+            f"{outcome.input_tokens}+{outcome.output_tokens}, median decision {latency:.0f} ms, "
+            f"reset {outcome.reset_ms:.0f} ms",
+            f"  evidence: {outcome.folder}",
+        ]
+    )
+
+
+def trial_record(outcome: TrialOutcome) -> Json:
+    """A trial as ``automium_compare_planners`` takes it, with its evidence."""
+    record: Json = {
+        "plannerId": outcome.planner_id,
+        "appId": outcome.app_id,
+        "journeyId": outcome.journey_id,
+        "repetition": int(outcome.run_id.rsplit(".", 1)[1]),
+        "passed": outcome.passed,
+        "latencyMs": outcome.latency_ms,
+        "inputTokens": outcome.input_tokens,
+        "outputTokens": outcome.output_tokens,
+        "recoveryAttempts": 0,
+        "decisionLatencyMs": int(statistics.median(outcome.decision_latency_ms or [0])),
+        "artifactManifestRef": outcome.manifest_ref,
+    }
+    if outcome.failure_class is not None:
+        record["failureClass"] = outcome.failure_class.value
+    return record
+
+
+def trials_document(outcomes: Sequence[TrialOutcome], planners: Sequence[Json]) -> Json:
+    """The trials as ``automium_compare_planners`` input: executed, each with its evidence."""
+    trials = [trial_record(o) for o in outcomes]
+    return {
+        "corpusVersion": corpus.CORPUS_VERSION,
+        "appIds": sorted({o.app_id for o in outcomes}),
+        "planners": list(planners),
+        "repetitions": max(t["repetition"] for t in trials),
+        "trials": trials,
+    }
+
+
+def _usage(message: str) -> AutomiumError:
+    return AutomiumError.single(ErrorCode.INVALID_INPUT, message, "/planner")
+
+
+__all__ = ["command", "launched", "main", "run_trials", "trials_document"]
