@@ -115,6 +115,16 @@ COMPARE: dict[str, Any] = {
 
 # What the pages of a journey's fixture refuse in a journey the contract accepts: every tool
 # that takes a journey (compile, and the ones a journey rides along in) may earn these.
+# A journey's uses names another journey, which compile finds (or refuses) first.
+USES_RULES = frozenset(
+    {
+        ErrorCode.UNKNOWN_JOURNEY,
+        ErrorCode.JOURNEY_APP_MISMATCH,
+        ErrorCode.JOURNEY_FIXTURE_MISMATCH,
+        ErrorCode.USES_CYCLE,
+        ErrorCode.USES_TOO_DEEP,
+    }
+)
 PAGE_RULES = frozenset(
     {
         ErrorCode.INVALID_APP_ID,
@@ -312,15 +322,7 @@ TOOLS: Mapping[str, ToolCases] = {
                 "/steps/3/target/name",
             ),
         },
-        # A journey's uses names another journey, which compile finds (or refuses) first.
-        corpus_rules=PAGE_RULES
-        | {
-            ErrorCode.UNKNOWN_JOURNEY,
-            ErrorCode.JOURNEY_APP_MISMATCH,
-            ErrorCode.JOURNEY_FIXTURE_MISMATCH,
-            ErrorCode.USES_CYCLE,
-            ErrorCode.USES_TOO_DEEP,
-        },
+        corpus_rules=PAGE_RULES | USES_RULES,
     ),
     "automium_create_run_submission": ToolCases(
         successes={
@@ -471,6 +473,7 @@ TOOLS: Mapping[str, ToolCases] = {
         },
         # Duplicate planner ids, journeys and trials together: invalid_input.
         corpus_rules=PAGE_RULES
+        | USES_RULES
         | {
             ErrorCode.UNSUPPORTED_CORPUS_VERSION,
             ErrorCode.UNKNOWN_PLANNER,
