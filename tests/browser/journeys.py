@@ -60,11 +60,15 @@ def built(app_id: str) -> bool:
     return (app_root(app_id) / "index.html").is_file()
 
 
-def journeys(chosen: tuple[str, ...]) -> list[object]:
-    """Parameters, one per reference journey (all in CI, else ``chosen``)."""
+def journeys(chosen: tuple[str, ...], *, straight: bool = False) -> list[object]:
+    """Parameters, one per reference journey (all in CI, else ``chosen``); ``straight``:
+    only those with no ``uses`` and no guard (a removed element can break a prefix, or turn
+    a branch off: those are the matrix's prefix-state and wrong-branch mutants)."""
     params: list[object] = []
     for journey in corpus.reference_journeys():
         if not CI and journey.id not in chosen:
+            continue
+        if straight and (journey.uses or any(s.when for s in journey.steps)):
             continue
         marks = [] if built(journey.app_id) or CI else [pytest.mark.skip(reason="app not built")]
         params.append(pytest.param(journey.id, id=journey.id, marks=marks))

@@ -1,7 +1,7 @@
 """Planner trials for real: planners drive the owned apps through planner-adapter.v1, each
 trial judged by the journey's success checks, hostile planners contained, secrets kept.
 
-The slice for ``make test``; every planner over all 19 reference journeys, three times each,
+The slice for ``make test``; every planner over every reference journey, three times each,
 runs with ``CI=true`` only (the last test).
 """
 
@@ -305,7 +305,7 @@ def test_every_planner_over_every_reference_journey_three_times(
     request = trials_document(outcomes, [p.reference for p in planners])
     _, report = find("automium_compare_planners").answer({**request, "detail": "full"})
     scripted = next(p for p in report["planners"] if p["planner"]["id"] == "scripted-journey")
-    assert len(outcomes) == 4 * 19 * 3
+    assert len(outcomes) == 4 * len(corpus.reference_journeys()) * 3
     assert scripted["metrics"]["repeatability"] == 1.0
     assert report["recorded"]["executed"] is True
     assert report["verdict"]["best"] == ["scripted-journey"]

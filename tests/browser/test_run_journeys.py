@@ -163,7 +163,7 @@ def test_a_modeled_run_and_a_real_run_of_a_journey_have_envelopes_of_one_shape(
     assert _scalars(modeled.events) <= {"str", "int", "bool"}
 
 
-@pytest.mark.parametrize("journey_id", journeys(VARIANT_SLICE))
+@pytest.mark.parametrize("journey_id", journeys(VARIANT_SLICE, straight=True))
 def test_a_failing_variant_fails_at_its_step_with_its_class(
     chromium_browser: Browser, tmp_path: Path, journey_id: str
 ) -> None:
