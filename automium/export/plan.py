@@ -15,7 +15,7 @@ writes as an ``if`` on the locator's state, around the branch's steps.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,6 +118,17 @@ class StepPlan:
     checks: tuple[Check, ...]
     note: str | None = None
     guard: Guard | None = None  # on the first step of a branch
+
+
+def branches(steps: tuple[StepPlan, ...]) -> Iterator[tuple[Guard | None, tuple[StepPlan, ...]]]:
+    """The steps in order: each unguarded one alone, a guarded branch's together, with the
+    guard on its first step (both renderers write a branch as an ``if`` around its steps)."""
+    index = 0
+    while index < len(steps):
+        guard = steps[index].guard
+        size = 1 if guard is None else guard.steps
+        yield guard, steps[index : index + size]
+        index += size
 
 
 @dataclass(frozen=True, slots=True)

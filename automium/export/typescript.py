@@ -14,6 +14,7 @@ from automium.export.plan import (
     Locator,
     StepPlan,
     Unresolved,
+    branches,
 )
 
 _ASSERTIONS = {
@@ -65,19 +66,15 @@ def render(plan: ExportPlan) -> str:
 def _steps(steps: tuple[StepPlan, ...], plan: ExportPlan) -> list[str]:
     """The steps' lines, a branch's inside an ``if`` on its guard."""
     lines: list[str] = []
-    index = 0
-    while index < len(steps):
-        step = steps[index]
-        if step.guard is None:
-            lines += _step(step, plan)
-            index += 1
+    for guard, branch in branches(steps):
+        if guard is None:
+            lines += _step(branch[0], plan)
             continue
-        lines.append(f"  // when {comment(step.guard.caption)}")
-        lines.append(f"  if ({_condition(step.guard)}) {{")
-        for guarded in steps[index : index + step.guard.steps]:
+        lines.append(f"  // when {comment(guard.caption)}")
+        lines.append(f"  if ({_condition(guard)}) {{")
+        for guarded in branch:
             lines += ["  " + line for line in _step(guarded, plan)]
         lines.append("  }")
-        index += step.guard.steps
     return lines
 
 
