@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from automium import corpus
+from automium.artifacts.levels import not_recorded
 from automium.artifacts.paths import collision_key, directories, path_problem
 from automium.contracts import (
     ArtifactEntry,
     ArtifactManifest,
     ArtifactManifestInput,
     ErrorCode,
+    EvidenceLevel,
     Journey,
     to_document,
 )
@@ -109,10 +111,18 @@ def build_manifest(document: object) -> ArtifactManifest:
     if request.verdict is not None:
         required = required_kinds(request.verdict, request.retry_count or 0)
         present = {entry.kind for entry in entries}
+        # A kind the run's evidence level left out is not recorded, never missing.
+        left_out = [
+            kind
+            for kind in not_recorded(request.evidence_level or EvidenceLevel.FULL, request.verdict)
+            if kind not in present
+        ]
         coverage = {
             "required_kinds": required,
-            "missing_kinds": [kind for kind in required if kind not in present],
+            "missing_kinds": [k for k in required if k not in present and k not in left_out],
         }
+        if request.evidence_level is not None:
+            coverage["not_recorded"] = left_out
     return ArtifactManifest(
         schema_version="automium.artifact-manifest/v1",
         run_id=request.run_id,

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from automium import corpus
-from automium.contracts import ErrorCode, Verdict, to_document
+from automium.contracts import ErrorCode, EvidenceLevel, Verdict, to_document
 from automium.defaults import ACTION_TIMEOUT_MS
 from automium.errors import AutomiumError, quoted
 from automium.execution import outputs
@@ -119,6 +119,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="run N trials at a time, each worker with a browser of its own (default 1)",
     )
     run.add_argument(
+        "--evidence",
+        choices=[level.value for level in EvidenceLevel],
+        default=EvidenceLevel.FULL.value,
+        help="what each trial records, as Playwright's trace modes: full (the default), "
+        "on-failure (a passed trial keeps its logs only) or verdict (logs only)",
+    )
+    run.add_argument(
         "--overwrite",
         action="store_true",
         help="replace an earlier run's directory of the same run id (only one its own manifest "
@@ -150,6 +157,7 @@ def main(args: argparse.Namespace, browser: Browser | None = None) -> int:
         faults,
         connected=args.connect is not None,
         overwrite=args.overwrite,
+        evidence=EvidenceLevel(args.evidence),
     )
     tried = _runs(selected, options, args, browser)
     if isinstance(tried, int):

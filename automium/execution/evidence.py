@@ -83,6 +83,7 @@ class RunDir:
     manifest_root: str  # the fixture's artifactRoot, as the manifest names it
     entries: list[Json] = field(default_factory=list)
     overwrite: bool = False  # an earlier run's directory of this id may be replaced
+    evidence_level: str = "full"  # what the run records: the manifest says what it left out
 
     @property
     def folder(self) -> Path:
@@ -151,6 +152,7 @@ class RunDir:
             "entries": self.entries,
             "verdict": verdict,
             "retryCount": retry_count,
+            "evidenceLevel": self.evidence_level,
             "journey": journey,
         }
 

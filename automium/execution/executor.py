@@ -16,6 +16,11 @@ text artifact is written with the secret masked. The field a secret is typed int
 unreadable first (its text and caret transparent, :data:`.actions.HIDE_TEXT`), and every later
 screenshot masks it too, so no image the run keeps shows a secret.
 
+Evidence levels (:mod:`automium.artifacts.levels`): ``full`` keeps all of the above;
+``on-failure`` records the trace and HAR, and a screenshot and semantic snapshot of the failing
+step only, and keeps them only when the run did not pass; ``verdict`` records neither. The
+manifest lists what the level left out as ``notRecorded``.
+
 A run cut off by SIGINT, SIGTERM, the browser going away or a full disk still ends with its
 events up to the cut and a manifest marked ``interrupted`` (:meth:`_Run.cut`); the signal, or
 the full disk, then reaches the caller.
@@ -36,9 +41,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from automium import corpus
+from automium.artifacts.levels import not_recorded
 from automium.capabilities import find
 from automium.contracts import (
     EventType,
+    EvidenceLevel,
     FillStep,
     Journey,
     PlannerReference,
@@ -96,6 +103,7 @@ class Options:
     video: bool = True
     overwrite: bool = False  # an earlier run's directory of the same id may be replaced
     connected: bool = False  # the browser is a remote one, reached with --connect
+    evidence: EvidenceLevel = EvidenceLevel.FULL
 
 
 @dataclass
@@ -206,7 +214,13 @@ class _Run:
         self.titles = {r.id: r.title for r in corpus.get_app(journey.app_id).routes}
         self.run_id = f"{base_run_id(checked)}.{options.repetition}"
         out = options.out if options.out is not None else Path.cwd() / self.fixture.artifact_root
-        self.dir = RunDir(out, self.run_id, self.fixture.artifact_root, overwrite=options.overwrite)
+        self.dir = RunDir(
+            out,
+            self.run_id,
+            self.fixture.artifact_root,
+            overwrite=options.overwrite,
+            evidence_level=options.evidence.value,
+        )
         self.replay = Replay(self.run_id)
         refs = [s.secret_ref for s in journey.steps if isinstance(s, FillStep) and s.secret_ref]
         self.secrets = [secret(journey.app_id, ref) for ref in refs]
@@ -214,6 +228,7 @@ class _Run:
         self.console: list[str] = []
         self.retries = 0
         self.trace_parts = 0
+        self.tracing = options.evidence is not EvidenceLevel.VERDICT
         self.tracing_paused = False
         self.loaded_since_secret = False
         self.snapshot_nodes = 0
@@ -261,7 +276,8 @@ class _Run:
                 )
                 verdict, completed, failure = self._steps(page)
                 self.step = None
-                self._final_page(page)
+                if self._keeps(verdict):
+                    self._final_page(page)
             except PlaywrightError as error:
                 if "ENOSPC" in str(error):  # the browser could not write a file
                     raise OSError(errno.ENOSPC, "No space left on device") from error
@@ -272,7 +288,7 @@ class _Run:
                     self._close(context)
                 raise
             if self.interruption is None:
-                self._close(context)
+                self._close(context, keep=self._keeps(verdict))
             else:  # the browser is gone: only what it wrote before can be kept
                 with contextlib.suppress(Exception):
                     self._close(context)
@@ -290,15 +306,17 @@ class _Run:
         return Verdict.ERRORED, completed, (step, "runtime") if step else None
 
     def _context(self) -> BrowserContext:
+        har = (
+            {"record_har_path": self.dir.path("network.har"), "record_har_content": "omit"}
+            if self.tracing
+            else {}
+        )
         context = loopback_context(
-            self.browser,
-            self.profile,
-            connected=self.options.connected,
-            record_har_path=self.dir.path("network.har"),
-            record_har_content="omit",
+            self.browser, self.profile, connected=self.options.connected, **har
         )
         context.set_default_timeout(self.options.timeout_ms)
-        context.tracing.start(screenshots=True, snapshots=True, sources=False)
+        if self.tracing:
+            context.tracing.start(screenshots=True, snapshots=True, sources=False)
         return context
 
     def _listen(self, page: Page) -> None:
@@ -318,7 +336,10 @@ class _Run:
             if index < skip_until:
                 continue  # the guard failed: the branch's steps and assertions are skipped
             outcome = self._step(page, step, visit)
-            self._capture(page, step.id)
+            if self._captures(failing=outcome is not None):
+                self._capture(page, step.id)
+            else:
+                self._resume_tracing()
             if outcome is not None:
                 return outcome, completed, (step.id, self._failing_lane())
             completed += 1
@@ -516,9 +537,18 @@ class _Run:
 
     # -- evidence ---------------------------------------------------------------------------
 
+    def _captures(self, *, failing: bool) -> bool:
+        """Whether a step's screenshot and semantic snapshot are taken."""
+        level = self.options.evidence
+        return level is EvidenceLevel.FULL or (failing and level is EvidenceLevel.ON_FAILURE)
+
+    def _keeps(self, verdict: Verdict) -> bool:
+        """Whether the run keeps its trace, HAR and final DOM."""
+        return not not_recorded(self.options.evidence, verdict)
+
     def _pause_tracing(self) -> None:
         """Stop recording before a secret is typed: the chunk so far is kept."""
-        if self.tracing_paused:
+        if self.tracing_paused or not self.tracing:
             return
         self.trace_parts += 1
         self.context.tracing.stop_chunk(path=self.dir.path(f"trace/part-{self.trace_parts}.zip"))
@@ -574,25 +604,39 @@ class _Run:
         self.dir.write("dom/final.html", html.encode())
         self._artifact("dom-snapshot", "dom/final.html")
 
-    def _close(self, context: BrowserContext) -> None:
+    def _close(self, context: BrowserContext, *, keep: bool = True) -> None:
+        """End tracing and the context. A run that does not ``keep`` its evidence (passed,
+        at ``on-failure``) leaves no trace and no HAR: the chunks a secret's fill cut and
+        the HAR the context writes as it closes are deleted."""
         self.closed = True
         if not self.browser.is_connected():
             return  # the browser died under the run: its trace and HAR went with it
         try:
             try:
-                if not self.tracing_paused:
-                    self.trace_parts += 1
-                    part = self.trace_parts
-                    name = "trace.zip" if part == 1 else f"trace/part-{part}.zip"
-                    context.tracing.stop(path=self.dir.path(name))
-                else:
-                    context.tracing.stop()
+                self._stop_tracing(context, keep=keep)
             finally:
                 context.close()
-        finally:  # whatever the browser wrote, it keeps no secret
-            _redact_har(self.dir.path("network.har"), self.secrets)
-            for trace in _traces(self.dir.folder):
-                _scrub_zip(trace, self.secrets)
+        finally:
+            folder = self.dir.folder
+            if not keep:
+                for left in [*_traces(folder), self.dir.path("network.har")]:
+                    left.unlink(missing_ok=True)
+            else:  # whatever the browser wrote, it keeps no secret
+                _redact_har(self.dir.path("network.har"), self.secrets)
+                for trace in _traces(folder):
+                    _scrub_zip(trace, self.secrets)
+
+    def _stop_tracing(self, context: BrowserContext, *, keep: bool) -> None:
+        if not self.tracing:
+            return
+        if self.tracing_paused or not keep:
+            context.tracing.stop()  # nothing since the last chunk is to be kept
+            return
+        self.trace_parts += 1
+        part = self.trace_parts
+        context.tracing.stop(
+            path=self.dir.path("trace.zip" if part == 1 else f"trace/part-{part}.zip")
+        )
 
     def _finish(self, verdict: Verdict, completed: int, failure: tuple[str, str] | None) -> Outcome:
         for kind, path in self._end_files(verdict):

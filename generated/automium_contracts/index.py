@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from .models.tool_error_v1_schema import ErrorCode as ErrorCode
     from .models.replay_summary_v1_schema import EventSeq as EventSeq
     from .models.replay_event_v1_schema import EventType as EventType
+    from .models.common_schema import EvidenceLevel as EvidenceLevel
     from .models.journey_v1_schema import ExportEnum as ExportEnum
     from .models.journey_compilation_v1_schema import ExportedTest as ExportedTest
     from .models.replay_summary_v1_schema import FailingEvent as FailingEvent
@@ -212,6 +213,7 @@ HOMES: dict[str, str] = {
     "ErrorCode": "tool_error_v1_schema",
     "EventSeq": "replay_summary_v1_schema",
     "EventType": "replay_event_v1_schema",
+    "EvidenceLevel": "common_schema",
     "ExportEnum": "journey_v1_schema",
     "ExportedTest": "journey_compilation_v1_schema",
     "FailingEvent": "replay_summary_v1_schema",

@@ -406,6 +406,57 @@ def test_a_manifest_with_an_entry_of_every_kind_misses_nothing(verdict: str) -> 
     assert document["missingKinds"] == []
 
 
+LOGS = [
+    {"kind": "replay-log", "path": "replay.jsonl"},
+    {"kind": "console-log", "path": "console.log"},
+    {"kind": "planner-transcript", "path": "planner-transcript.jsonl"},
+]
+HEAVY = ["screenshot", "trace", "semantic-snapshot", "dom-snapshot", "network-har"]
+
+# level, verdict -> the kinds a run that kept only its logs did not record.
+LEFT_OUT: list[tuple[str, str, list[str]]] = [
+    ("verdict", "passed", HEAVY),
+    ("verdict", "failed", ["screenshot", "video", *HEAVY[1:]]),
+    ("verdict", "errored", HEAVY),
+    ("verdict", "blocked", HEAVY),
+    ("on-failure", "passed", HEAVY),
+]
+
+
+@pytest.mark.parametrize(
+    ("level", "verdict", "left_out"),
+    [pytest.param(*row, id=f"{row[0]}, {row[1]}") for row in LEFT_OUT],
+)
+def test_a_kind_the_evidence_level_left_out_is_not_recorded_never_missing(
+    level: str, verdict: str, left_out: list[str]
+) -> None:
+    document = to_document(build({**covering(verdict, 1, LOGS), "evidenceLevel": level}))
+
+    assert (document["notRecorded"], document["missingKinds"]) == (left_out, [])
+
+
+@pytest.mark.parametrize("verdict", ["failed", "errored", "blocked"])
+def test_on_failure_keeps_a_failed_runs_evidence_so_what_it_lacks_is_missing(
+    verdict: str,
+) -> None:
+    document = to_document(build({**covering(verdict, 0, LOGS), "evidenceLevel": "on-failure"}))
+    full = to_document(build(covering(verdict, 0, LOGS)))
+
+    assert (document["notRecorded"], document["missingKinds"]) == ([], full["missingKinds"])
+
+
+def test_a_left_out_kind_an_entry_holds_anyway_is_recorded() -> None:
+    entries = [*LOGS, {"kind": "screenshot", "path": "screenshots/01-a.png"}]
+
+    document = to_document(build({**covering("passed", 0, entries), "evidenceLevel": "verdict"}))
+
+    assert document["notRecorded"] == HEAVY[1:]
+
+
+def test_without_a_level_a_manifest_says_nothing_of_what_was_not_recorded() -> None:
+    assert "notRecorded" not in to_document(build(covering("passed", 0, LOGS)))
+
+
 def test_a_manifest_without_a_verdict_says_nothing_of_coverage() -> None:
     document = to_document(build({**manifest_request(entries=SHOT_AND_LOG), "retryCount": 2}))
 

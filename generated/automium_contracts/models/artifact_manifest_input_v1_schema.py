@@ -102,6 +102,13 @@ class ArtifactManifestInput(BaseModel):
             le=3000,
         ),
     ] = None
+    evidence_level: Annotated[
+        common_schema.EvidenceLevel | None,
+        Field(
+            alias="evidenceLevel",
+            description="The run's evidence level (with verdict): kinds it leaves out are notRecorded, not missing.",
+        ),
+    ] = None
     journey_id: Annotated[
         str | None,
         Field(

@@ -148,6 +148,13 @@ class ArtifactManifest(BaseModel):
             description="Required kinds no entry has, when a verdict was given (empty: the evidence is complete).",
         ),
     ] = None
+    not_recorded: Annotated[
+        list[common_schema.ArtifactKind] | None,
+        Field(
+            alias="notRecorded",
+            description="Kinds the run's evidence level left out, in vocabulary order (with evidenceLevel).",
+        ),
+    ] = None
     branches: Annotated[
         list[common_schema.BranchTaken] | None,
         Field(

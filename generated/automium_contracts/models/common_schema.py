@@ -162,6 +162,16 @@ class Verdict(StrEnum):
     BLOCKED = "blocked"
 
 
+class EvidenceLevel(StrEnum):
+    """
+    What a run records. full: everything; on-failure: a passed run keeps its logs only; verdict: logs only.
+    """
+
+    FULL = "full"
+    ON_FAILURE = "on-failure"
+    VERDICT = "verdict"
+
+
 class Detail(StrEnum):
     """
     How much of the answer to return: summary (the default) or full.
