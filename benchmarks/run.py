@@ -142,12 +142,18 @@ def main(argv: list[str] | None = None) -> int:
     _progress("page models against their apps: random walks")
     walked = _walks(quick=args.quick)
     print(walked)
-    from benchmarks import planners  # noqa: PLC0415 - Playwright, only for this section
+    from benchmarks import evidence_levels, planners, scaling  # noqa: PLC0415 - Playwright
 
     _progress("planners, executed: the leaderboard")
     leaderboard = planners.section(args.quick, _progress)
     print(leaderboard)
-    report = "\n".join([render(results), runs, verdicts, walked, leaderboard])
+    _progress("evidence levels beside Playwright Test")
+    levels = evidence_levels.section(1 if args.quick else 3, _progress)
+    print(levels)
+    _progress("workers: journeys a minute")
+    scaled = scaling.section(1 if args.quick else 3, _progress)
+    print(scaled)
+    report = "\n".join([render(results), runs, verdicts, walked, leaderboard, levels, scaled])
     args.output.write_text(report, encoding="utf-8")
     _progress(f"wrote {args.output} in {results.wall_s:.0f} s")
     return 0

@@ -11,12 +11,13 @@ the median of the rounds is what counts.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -79,10 +80,8 @@ def _browser_server() -> Iterator[str | None]:
         yield endpoint
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    rounds = parser.parse_args().rounds
+def section(rounds: int, progress: Callable[[str], None]) -> str:
+    """The Markdown table: wall time, journeys a minute and memory, median of the rounds."""
     journeys = [j.id for j in corpus.reference_journeys()]
     with _browser_server() as endpoint:
         sides = {f"{n} worker{'s' * (n > 1)}": ["--workers", str(n)] for n in (1, 2, 4)}
@@ -92,22 +91,34 @@ def main() -> int:
         for round_ in range(rounds):
             for side, extra in sides.items():
                 seconds, peak, code = _timed_run([*journeys, *extra])
-                print(
-                    f"[scaling] round {round_ + 1} {side}: {seconds:.1f} s, exit {code}",
-                    file=sys.stderr,
-                )
+                progress(f"scaling, round {round_ + 1}: {side} {seconds:.1f} s (exit {code})")
                 measured[side].append((seconds, peak))
-    print(f"{len(journeys)} reference journeys, {rounds} rounds, median of the rounds\n")
-    print("| side | wall (s) | journeys/min | peak memory (MiB) | per worker (MiB) |")
-    print("|---|---|---|---|---|")
+    lines = [
+        "## Workers: journeys a minute",
+        "",
+        f"{len(journeys)} reference journeys with `automium run --workers N`, {rounds} rounds, "
+        f"median of the rounds, on {os.cpu_count()} cores; memory is the command's whole "
+        "process tree (PSS), the server's browsers aside.",
+        "",
+        "| side | wall (s) | journeys/min | peak memory (MiB) | per worker (MiB) |",
+        "|---|---|---|---|---|",
+    ]
     for side, runs in measured.items():
         wall = statistics.median(s for s, _ in runs)
         peak = statistics.median(p for _, p in runs) / 2**20
         workers = int(sides[side][1])
-        print(
+        lines.append(
             f"| {side} | {wall:.1f} | {60 * len(journeys) / wall:.0f} | {peak:.0f} | "
             f"{peak / workers:.0f} |"
         )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    rounds = parser.parse_args().rounds
+    print(section(rounds, lambda m: print(f"[bench] {m}", file=sys.stderr, flush=True)))
     return 0
 
 
