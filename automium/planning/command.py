@@ -8,16 +8,20 @@ Exit codes: 0 every trial passed; 1 a trial failed; 2 bad arguments or a trial e
 
 from __future__ import annotations
 
+import copy
 import json
 import statistics
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from automium import corpus
 from automium.contracts import ErrorCode, Verdict, to_document
 from automium.errors import AutomiumError
 from automium.execution.chromium import launch
+from automium.execution.workers import MAX_WORKERS, run_in_workers
 from automium.planning.spec import planner_of
 from automium.planning.trial import TrialOptions, TrialOutcome, run_trial
 
@@ -59,6 +63,14 @@ def main(args: argparse.Namespace, documents: Sequence[Json], browser: Browser |
             planner_of(s, timeout_s=args.decision_timeout, env_names=args.planner_env)
             for s in args.planner
         ]
+        if unsupported := [flag for flag, given in _scripted_only(args) if given]:
+            raise _usage(
+                f"{', '.join(unsupported)} cannot go with --planner: planner trials take "
+                "--repeat, --workers, --out, --json, --trials-out and --timeout",
+                "/planner",
+            )
+        if not 1 <= args.workers <= MAX_WORKERS:
+            raise _usage(f"--workers {args.workers} is not 1 to {MAX_WORKERS}", "/workers")
         ids = [p.reference["id"] for p in planners]
         if len(set(ids)) != len(ids):
             raise _usage(f"--planner gives the planner id {ids} twice; ids must differ")
@@ -66,7 +78,7 @@ def main(args: argparse.Namespace, documents: Sequence[Json], browser: Browser |
         print(json.dumps(to_document(error.to_tool_error()), indent=1))
         return 2
     options = TrialOptions(args.out, args.timeout, max_steps=args.max_steps)
-    outcomes = run_trials(documents, planners, args.repeat, options, browser)
+    outcomes = run_trials(documents, planners, args.repeat, options, browser, args.workers)
     if args.json:
         print(json.dumps([trial_record(o) for o in outcomes], indent=1))
     else:
@@ -77,23 +89,44 @@ def main(args: argparse.Namespace, documents: Sequence[Json], browser: Browser |
     return max(_EXIT[o.verdict] for o in outcomes)
 
 
-def run_trials(
+def run_trials(  # noqa: PLR0917 - the tests call it as the command does
     documents: Sequence[Json],
     planners: Sequence[Any],
     repeat: int,
     options: TrialOptions,
     browser: Browser | None = None,
+    workers: int = 1,
 ) -> list[TrialOutcome]:
+    """Every planner's trials of every journey, ``repeat`` times each, in that order.
+
+    With ``workers`` > 1 (and no ``browser`` given), that many trials run at a time, each
+    worker with its own browser and its own copy of every planner: a planner holds one
+    trial's state (a process, a generator, its place in the journey), and each trial starts
+    it afresh, so which worker runs a trial changes nothing it records."""
+    planned = [
+        (planner, document, repetition)
+        for planner in range(len(planners))
+        for document in documents
+        for repetition in range(1, repeat + 1)
+    ]
+    own = threading.local()
+
+    def run(item: tuple[int, Json, int], on: Browser) -> TrialOutcome:
+        planner, document, repetition = item
+        copies: dict[int, Any] = own.__dict__.setdefault("planners", {})
+        if planner not in copies:
+            copies[planner] = copy.deepcopy(planners[planner])
+        mine = copies[planner]
+        return run_trial(document, mine, on, replace(options, repetition=repetition))
+
+    if workers > 1 and browser is None and len(planned) > 1:
+        return run_in_workers(planned, run, workers, launch)
     if browser is None:
         with launched() as launched_browser:
             return run_trials(documents, planners, repeat, options, launched_browser)
-    from dataclasses import replace  # noqa: PLC0415
-
     return [
-        run_trial(document, planner, browser, replace(options, repetition=repetition))
-        for planner in planners
-        for document in documents
-        for repetition in range(1, repeat + 1)
+        run_trial(document, planners[planner], browser, replace(options, repetition=repetition))
+        for planner, document, repetition in planned
     ]
 
 
@@ -159,8 +192,23 @@ def trials_document(outcomes: Sequence[TrialOutcome], planners: Sequence[Json]) 
     }
 
 
-def _usage(message: str) -> AutomiumError:
-    return AutomiumError.single(ErrorCode.INVALID_INPUT, message, "/planner")
+def _scripted_only(args: argparse.Namespace) -> list[tuple[str, bool]]:
+    """The options of ``automium run`` that planner trials do not take (yet), and whether
+    each was given: refused, rather than ignored."""
+    return [
+        ("--shard", args.shard is not None),
+        ("--connect", args.connect is not None),
+        ("--retries", args.retries != 0),
+        ("--fail-on-flaky", args.fail_on_flaky),
+        ("--junit", args.junit is not None),
+        ("--html", args.html is not None),
+        ("--evidence", args.evidence != "full"),
+        ("--fault", bool(args.fault)),
+    ]
+
+
+def _usage(message: str, where: str = "/planner") -> AutomiumError:
+    return AutomiumError.single(ErrorCode.INVALID_INPUT, message, where)
 
 
 __all__ = ["command", "launched", "main", "run_trials", "trials_document"]

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from automium.capabilities import find
 from automium.cli import _parser
 from automium.contracts import FailureClass, Verdict, to_document
 from automium.hosting.bundles import secret
-from automium.planning.command import command, run_trials, trials_document
+from automium.planning.command import command, run_trials, trial_record, trials_document
 from automium.planning.spec import planner_of
 from automium.planning.trial import TrialOptions, TrialOutcome, run_trial
 from automium.validation import is_valid
@@ -284,6 +285,50 @@ def test_an_unknown_planner_spec_is_refused_with_the_spellings(
     assert code == 2
     assert (error["code"], error["path"]) == ("invalid_input", "/planner")
     assert "cmd:ID=COMMAND" in error["allowed"]
+
+
+def test_two_workers_record_the_trials_one_worker_records_in_the_same_order(
+    chromium_browser: Browser, tmp_path: Path
+) -> None:
+    documents = [journey(TODO), journey("todo-mvc.clear-completed")]
+    planners = [planner_of("random:7"), planner_of("heuristic")]
+    options = TrialOptions(timeout_ms=1500, check_timeout_ms=300)
+
+    one = run_trials(
+        documents, planners, 1, replace(options, out=tmp_path / "one"), chromium_browser
+    )
+    two = run_trials(documents, planners, 1, replace(options, out=tmp_path / "two"), workers=2)
+
+    def measured_aside(outcomes: list[TrialOutcome]) -> list[dict[str, Any]]:
+        return [{**trial_record(o), "latencyMs": 0, "decisionLatencyMs": 0} for o in outcomes]
+
+    assert measured_aside(two) == measured_aside(one)
+    assert [(o.planner_id, o.journey_id) for o in two] == [
+        ("random", TODO),
+        ("random", "todo-mvc.clear-completed"),
+        ("heuristic", TODO),
+        ("heuristic", "todo-mvc.clear-completed"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (["--shard", "1/2"], "--shard"),
+        (["--evidence", "verdict", "--junit", "j.xml"], "--junit, --evidence"),
+        (["--fault", "remove:button:Clear completed"], "--fault"),
+    ],
+)
+def test_an_option_planner_trials_do_not_take_is_refused_not_ignored(
+    flags: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["run", TODO, "--planner", "heuristic", *flags]
+    code = command(_parser().parse_args(argv))
+    error = json.loads(capsys.readouterr().out)
+
+    assert code == 2
+    assert (error["code"], error["path"]) == ("invalid_input", "/planner")
+    assert error["message"].startswith(f"{named} cannot go with --planner")
 
 
 @pytest.mark.skipif(os.environ.get("CI") != "true", reason="the full planner set runs in CI")
