@@ -44,10 +44,11 @@ test: $(STAMP) browser lint typecheck pytest
 
 # The quick tier, for every edit (about 14 s on 2 cores): no test that starts a process, another client
 # or a browser, and no differential fuzzing (markers in pyproject.toml). `make test` runs them
-# all, with the linters and the type check.
+# all, with the linters and the type check. Every test under tests/browser is marked browser;
+# not collecting them spares each process importing them.
 check: $(STAMP)
 	HYPOTHESIS_PROFILE=check $(BIN)/pytest -p no:cacheprovider -q $(PYTEST_WORKERS) \
-		-m "not subprocess and not interop and not browser and not fuzz"
+		-m "not subprocess and not interop and not browser and not fuzz" --ignore=tests/browser
 
 lint: $(STAMP)
 	$(BIN)/python scripts/regen.py --check

@@ -194,7 +194,7 @@ class _Walker(GuardChecks):
 
     # -- steps ------------------------------------------------------------------------------
 
-    def run(self, document: Mapping[str, Any]) -> Walk:  # noqa: PLR0912, PLR0915 - branches and steps, one walk
+    def run(self, document: Mapping[str, Any]) -> Walk:
         # Type checks before iterating: the contract refused a non-array, the walk skips it.
         steps = [s if isinstance(s, dict) else {} for s in _items(document.get("steps"))]
         self._start_warnings(steps)
@@ -208,19 +208,9 @@ class _Walker(GuardChecks):
             if index == swap_until:
                 location = self._swap_back(location)
             if index in opening and not self._refused(f"{path}/when"):
-                branch = opening[index]
-                decided = self._guard(branch.guard, f"{path}/when", location)
-                self.result.branches[index] = decided
-                self.result.at_guard[index] = location
-                take = decided is not False
-                if self.flip is not None and self.flip.start == index:
-                    take = self.flip.take
-                    if self.flip.fixture is not None and location is not None:
-                        self.fixture = self.flip.fixture
-                        location = as_seen_by(location, self.fixture)
-                        swap_until = branch.end
-                if not take:
-                    skip_until = branch.end
+                take, location, swapped = self._enter(opening[index], index, path, location)
+                swap_until = opening[index].end if swapped else swap_until
+                skip_until = skip_until if take else opening[index].end
             if index < skip_until:
                 # The branch is not taken: its steps change nothing, its assertions wait.
                 skipped.add(str(step.get("id", "")))
@@ -228,52 +218,75 @@ class _Walker(GuardChecks):
                     Visit(index, str(step.get("id", "")), location, None, location)
                 )
                 continue
-            if self._refused(path):
-                location = None  # the contract refused the step: what it does is unknown
-                self.result.visits.append(Visit(index, str(step.get("id", "")), None, None, None))
-                continue
-            if location is None and step.get("intent") != Intent.NAVIGATE:
-                self._unchecked(
-                    path,
-                    UncheckedReason.UNKNOWN_PAGE,
-                    f"step {quoted(step.get('id'))}: the page is unknown here ({self.unknown_why})",
-                )
-            self.index = index
-            found = len(self.result.problems)
-            marks = len(self.result.unchecked)
-            self.doubt = (
-                "" if step.get("intent") == Intent.NAVIGATE or location is None else location.doubt
-            )
-            after, element, happened = self._step(step, path, location)
-            if len(self.result.problems) > found:
-                self.todos = None  # what a refused step meant to do to the list is unknown
-            if after is not None:
-                after = self._redrafted(after, happened)
-                self._session(step, path, location, after, happened)
-                loaded = any(c.kind == "load" for c in happened)
-                if len(self.result.unchecked) > marks and loaded and not self.doubt:
-                    # A step only a run can settle took the journey somewhere: whether it
-                    # arrived there is for the run too.
-                    self.doubt = self.result.unchecked[-1].message
-                if self.doubt != after.doubt:
-                    after = replace(after, doubt=self.doubt)
-            self.since = str(step.get("id", ""))
-            self.result.visits.append(
-                Visit(
-                    index,
-                    str(step.get("id", "")),
-                    location,
-                    element,
-                    after,
-                    tuple(happened),
-                    self.todos if after is not None else None,
-                )
-            )
-            location = after
-            if after is not None:
-                self._drafted(after)
+            location = self._visit(index, step, path, location)
         if swap_until == len(steps):
             location = self._swap_back(location)
+        self._checks(document, steps, skipped)
+        return self.result
+
+    def _enter(
+        self, branch: Branch, index: int, path: str, location: Location | None
+    ) -> tuple[bool, Location | None, bool]:
+        """Decide a branch's guard on the page the walk is on: whether the walk takes it,
+        the page as the walk then sees it, and whether it sees it as another fixture does
+        (the walk of the other branch, :attr:`flip`) until the branch ends."""
+        decided = self._guard(branch.guard, f"{path}/when", location)
+        self.result.branches[index] = decided
+        self.result.at_guard[index] = location
+        if self.flip is None or self.flip.start != index:
+            return decided is not False, location, False
+        if self.flip.fixture is None or location is None:
+            return self.flip.take, location, False
+        self.fixture = self.flip.fixture
+        return self.flip.take, as_seen_by(location, self.fixture), True
+
+    def _visit(
+        self, index: int, step: Mapping[str, Any], path: str, location: Location | None
+    ) -> Location | None:
+        """Walk one step from ``location``; the page after it, ``None`` when unknown."""
+        step_id = str(step.get("id", ""))
+        if self._refused(path):
+            # The contract refused the step: what it does is unknown.
+            self.result.visits.append(Visit(index, step_id, None, None, None))
+            return None
+        if location is None and step.get("intent") != Intent.NAVIGATE:
+            self._unchecked(
+                path,
+                UncheckedReason.UNKNOWN_PAGE,
+                f"step {quoted(step.get('id'))}: the page is unknown here ({self.unknown_why})",
+            )
+        self.index = index
+        found = len(self.result.problems)
+        marks = len(self.result.unchecked)
+        self.doubt = (
+            "" if step.get("intent") == Intent.NAVIGATE or location is None else location.doubt
+        )
+        after, element, happened = self._step(step, path, location)
+        if len(self.result.problems) > found:
+            self.todos = None  # what a refused step meant to do to the list is unknown
+        if after is not None:
+            after = self._redrafted(after, happened)
+            self._session(step, path, location, after, happened)
+            loaded = any(c.kind == "load" for c in happened)
+            if len(self.result.unchecked) > marks and loaded and not self.doubt:
+                # A step only a run can settle took the journey somewhere: whether it
+                # arrived there is for the run too.
+                self.doubt = self.result.unchecked[-1].message
+            if self.doubt != after.doubt:
+                after = replace(after, doubt=self.doubt)
+        self.since = step_id
+        todos = self.todos if after is not None else None
+        self.result.visits.append(
+            Visit(index, step_id, location, element, after, tuple(happened), todos)
+        )
+        if after is not None:
+            self._drafted(after)
+        return after
+
+    def _checks(
+        self, document: Mapping[str, Any], steps: list[dict[str, Any]], skipped: set[str]
+    ) -> None:
+        """The assertions, each after its step, then the success checks on the final page."""
         for index, assertion in enumerate(_items(document.get("assertions"))):
             if isinstance(assertion, dict) and str(assertion.get("afterStep")) in skipped:
                 continue  # checked on the walk that takes its branch
@@ -285,7 +298,6 @@ class _Walker(GuardChecks):
         for index, check in enumerate(_items(document.get("successChecks"))):
             if isinstance(check, dict) and not self._refused(pointer("successChecks", index)):
                 self._assertion({**check, "afterStep": last}, pointer("successChecks", index))
-        return self.result
 
     def _swap_back(self, location: Location | None) -> Location | None:
         """After a branch walked as another fixture sees it: the journey's fixture again."""

@@ -14,8 +14,6 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-import pytest
-
 from tests.journey_mutants import (
     CLASSES,
     REFUSED,
@@ -59,9 +57,12 @@ def test_the_generator_derives_at_least_300_wrong_journeys_across_every_class() 
     assert sum(not m.wrong for m in _all()) >= 40  # the references and dynamic variants
 
 
-@pytest.mark.parametrize("mutant", [pytest.param(m, id=m.name) for m in _all() if not m.wrong])
-def test_a_correct_journey_with_dynamic_content_compiles(mutant: Mutant) -> None:
-    assert static_verdict(mutant.journey) != REFUSED
+def test_no_correct_journey_is_refused_the_dynamic_variants_and_the_walks_included() -> None:
+    # One test over the correct ones, not one each: parametrising made every process of the
+    # quick tier derive all 3,000 mutants as it collected, a second each.
+    refused = [m.name for m in _all() if not m.wrong and static_verdict(m.journey) == REFUSED]
+
+    assert refused == []
 
 
 def test_no_wrong_journey_compiles_silently_but_an_assertion_moved_a_step_early() -> None:
