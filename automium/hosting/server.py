@@ -187,6 +187,19 @@ class _BoundedServer(ThreadingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:  # noqa: ARG002
         log.debug("a connection from %s ended with an error", client_address, exc_info=True)
 
+    def server_close(self) -> None:
+        """Close the listening socket, wait for the connections' threads, then close any
+        connection still open: one whose thread never ran its request (a thread can die
+        in threading's own start-up) would otherwise stay open until collected."""
+        super().server_close()
+        with self._open_lock:
+            left = list(self._open.values())
+            self._open.clear()
+        for connection in left:
+            log.debug("closing a connection no thread served")
+            _shut(connection)
+            connection.close()
+
 
 def _shut(connection: socket.socket) -> None:
     with contextlib.suppress(OSError):  # already gone

@@ -21,7 +21,7 @@ from automium.execution import command
 from automium.execution.executor import Options, Outcome, run_journey
 from automium.execution.retries import Tried
 from automium.mcp_server.server import build_server
-from tests.browser.journeys import TIMEOUT_MS, built, reference, variant
+from tests.browser.journeys import FAILING_TIMEOUT_MS, TIMEOUT_MS, built, reference, variant
 
 needs_todo = pytest.mark.skipif(not built("todo-mvc"), reason="app not built")
 
@@ -29,7 +29,9 @@ needs_todo = pytest.mark.skipif(not built("todo-mvc"), reason="app not built")
 @pytest.fixture(scope="module")
 def failed_run(chromium_browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Outcome:
     journey = reference("todo-mvc.add-two-todos")
-    options = Options(tmp_path_factory.mktemp("failed"), TIMEOUT_MS, (variant(journey).fault,))
+    options = Options(
+        tmp_path_factory.mktemp("failed"), FAILING_TIMEOUT_MS, (variant(journey).fault,)
+    )
     return run_journey(to_document(journey), chromium_browser, options)
 
 

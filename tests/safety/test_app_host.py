@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import socket
+import socketserver
 import time
 from collections.abc import Iterator
 
@@ -215,3 +216,19 @@ def test_stalled_clients_beyond_the_bound_close_the_oldest_not_a_new_request(
 
     assert status_of(answer) == 200
     assert closed == 12  # the oldest, so the newest 8 and the real request fit
+
+
+def test_a_connection_no_thread_served_is_closed_when_the_server_stops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # As if the connection's thread died in threading's own start-up, before its request.
+    monkeypatch.setattr(socketserver.ThreadingMixIn, "process_request", lambda *_: None)
+    server = AppServer("todo-mvc", "todo-mvc.empty").start()
+    with socket.create_connection(("127.0.0.1", port_of(server)), timeout=READ_SECONDS) as conn:
+        deadline = time.monotonic() + READ_SECONDS
+        while not server._httpd._open:  # accepted, and held by the server only
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        server.stop()
+
+        assert conn.recv(1) == b""  # closed, not left open until collected
