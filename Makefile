@@ -42,7 +42,7 @@ demo: $(STAMP)
 
 test: $(STAMP) browser lint typecheck pytest
 
-# The quick tier, for every edit (about 14 s on 2 cores): no test that starts a process, another client
+# The quick tier, for every edit (about 21 s on 2 cores): no test that starts a process, another client
 # or a browser, and no differential fuzzing (markers in pyproject.toml). `make test` runs them
 # all, with the linters and the type check. Every test under tests/browser is marked browser;
 # not collecting them spares each process importing them.
