@@ -346,8 +346,10 @@ def test_every_planner_over_every_reference_journey_three_times(
     ]
     assert len(documents) >= 19
     planners = [planner_of(s, timeout_s=10.0) for s in specs]
+    # A success check's bound of 1.5 s: a scripted trial's checks hold at once on a quiet
+    # machine, but under CI's load one of 57 once needed more than 0.5 s.
     outcomes = run_trials(
-        documents, planners, 3, TrialOptions(tmp_path, 5000, 500), chromium_browser
+        documents, planners, 3, TrialOptions(tmp_path, 5000, 1500), chromium_browser
     )
 
     request = trials_document(outcomes, [p.reference for p in planners])
