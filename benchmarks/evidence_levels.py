@@ -12,7 +12,6 @@ rounds is what counts; the targets are the issue's (at most 1.10x, 1.0x and 1.0x
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import statistics
@@ -28,6 +27,7 @@ from automium.contracts import to_document
 from automium.export import export_journey
 from automium.export.fixture_files import DEFAULT_ROOT, FILES_ENV
 from automium.hosting import AppServer
+from benchmarks.measure import section_main
 from tests.export.runners import NODE_PACKAGE, PLAYWRIGHT_CLI, chromium, secret_values
 
 REPO = Path(__file__).resolve().parents[1]
@@ -151,13 +151,5 @@ def section(rounds: int, progress: Callable[[str], None]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    rounds = parser.parse_args().rounds
-    print(section(rounds, lambda m: print(f"[bench] {m}", file=sys.stderr, flush=True)))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(section_main(__doc__ or "", section))

@@ -9,6 +9,7 @@ In process, a capability runs as ``tools/call`` runs it, minus the MCP framing.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -233,3 +234,13 @@ def answer_sizes() -> tuple[dict[str, AnswerSize], str]:
         for name, a in measured.items()
     }
     return sizes, counted_by
+
+
+def section_main(doc: str, section: Callable[[int, Callable[[str], None]], str]) -> int:
+    """``python -m benchmarks.<name> [--rounds N]``: one section of ``make bench`` alone,
+    its table on stdout, its progress on stderr."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    rounds = parser.parse_args().rounds
+    print(section(rounds, lambda m: print(f"[bench] {m}", file=sys.stderr, flush=True)))
+    return 0

@@ -10,7 +10,6 @@ the median of the rounds is what counts.
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import subprocess
@@ -22,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from automium import corpus
+from benchmarks.measure import section_main
 from tests.browser_server import launch_server, missing
 
 REPO = Path(__file__).resolve().parents[1]
@@ -114,13 +114,5 @@ def section(rounds: int, progress: Callable[[str], None]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    rounds = parser.parse_args().rounds
-    print(section(rounds, lambda m: print(f"[bench] {m}", file=sys.stderr, flush=True)))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(section_main(__doc__ or "", section))
