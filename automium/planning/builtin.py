@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from automium.contracts import DecisionKind, Intent
+from automium.journeys.branches import Branch, starting_at
+from automium.planning.protocol import guard_holds
 
 Json = dict[str, Any]
 SCHEMA_VERSION = "automium.planner-adapter/v1"
@@ -75,37 +77,57 @@ def _finish(reference: Json, rationale: str, kind: DecisionKind = DecisionKind.F
 def actionable(snapshot: Json) -> list[Json]:
     """The snapshot's nodes a planner can act on, in document order."""
 
-    def walk(node: Json) -> Iterator[Json]:
-        if node["role"] in ACTIONABLE and "disabled" not in node.get("states", ()):
+    def walk(node: Json, parent: str) -> Iterator[Json]:
+        # A select's options are chosen on the select (select_option): clicked, an option
+        # of a closed select waits out the action's bound.
+        shown = node["role"] in ACTIONABLE and "disabled" not in node.get("states", ())
+        if shown and not (node["role"] == "option" and parent == "combobox"):
             yield node
         for child in node.get("children", ()):
-            yield from walk(child)
+            yield from walk(child, node["role"])
 
-    return list(walk(snapshot["root"]))
+    return list(walk(snapshot["root"], ""))
+
+
+def options_of(node: Json) -> list[str]:
+    """The names of a select's options (a combobox's own), in order."""
+    return [c["name"] for c in node.get("children", ()) if c["role"] == "option" and c["name"]]
 
 
 class ScriptedPlanner:
-    """The journey is the plan: each turn its next step, then finish."""
+    """The journey is the plan: each turn its next step, then finish. A branch's guard is
+    decided on the snapshot of the page the branch starts on, as a run decides it on the
+    page: when it fails, the branch's steps are skipped."""
 
     def __init__(self) -> None:
         self.reference: Json = {"id": "scripted-journey", "vendor": "scripted", "model": "journey"}
         self.steps: list[Json] = []
+        self.next = 0
+        self.opening: dict[int, Branch] = {}
 
     def start(self, journey: Json) -> None:
         self.steps = list(journey["steps"])
+        self.next = 0
+        self.opening = starting_at(self.steps)
 
     def decide(self, request: Json) -> Json:
-        del request
-        if not self.steps:
+        while self.next in self.opening:
+            branch = self.opening[self.next]
+            if guard_holds(branch.guard, request["snapshot"]):
+                break
+            self.next = branch.end
+        if self.next >= len(self.steps):
             return _finish(self.reference, "every step of the journey is done")
-        step = self.steps.pop(0)
-        fields = {k: v for k, v in step.items() if k not in ("id", "note", "entity")}
+        step = self.steps[self.next]
+        self.next += 1
+        fields = {k: v for k, v in step.items() if k not in ("id", "note", "entity", "when")}
         if step["intent"] in (Intent.SCROLL, Intent.WAIT_FOR):
             fields = {k: v for k, v in fields.items() if k in ("intent", "target")}
         return _decision(self.reference, f"step {step['id']}", kind="act", **fields)
 
     def close(self) -> None:
         self.steps = []
+        self.opening = {}
 
 
 class RandomPlanner:
@@ -135,8 +157,8 @@ class RandomPlanner:
             if secrets and rng.random() < 0.5:
                 return self._act(Intent.FILL, target, secretRef=rng.choice(secrets))
             return self._act(Intent.FILL, target, value=rng.choice(words))
-        if role == "combobox":
-            return self._act(Intent.CLICK, target)
+        if role == "combobox" and (options := options_of(node)):
+            return self._act(Intent.SELECT_OPTION, target, value=rng.choice(options))
         if role in _BOXES:
             return self._act(rng.choice([Intent.CHECK, Intent.UNCHECK]), target)
         return self._act(rng.choice([Intent.CLICK, Intent.CLICK, Intent.HOVER]), target)
@@ -170,6 +192,8 @@ class HeuristicPlanner:
             if key in self.tried:
                 continue
             score = len(goal & set(_words(node["name"])))
+            if node["role"] == "combobox":
+                score += _best_option(goal, node)[0]
             if node["role"] in _FIELDS and not node.get("value"):
                 score += 1  # an empty field on the way is probably to be filled
             if score > 0 and (best is None or score > best[0]):
@@ -188,6 +212,9 @@ class HeuristicPlanner:
             return self._act(Intent.FILL, target, f"{name}: words of the goal", value=value)
         if node["role"] in _BOXES:
             return self._act(Intent.CHECK, target, f"{name} matches the goal")
+        if node["role"] == "combobox" and (option := _best_option(goal, node)[1]) is not None:
+            why = f"{name}: the option {option} matches the goal"
+            return self._act(Intent.SELECT_OPTION, target, why, value=option)
         return self._act(Intent.CLICK, target, f"{name} matches the goal")
 
     @staticmethod
@@ -205,6 +232,13 @@ class HeuristicPlanner:
 
     def close(self) -> None:
         pass
+
+
+def _best_option(goal: set[str], select: Json) -> tuple[int, str | None]:
+    """The select's option sharing the most words with the goal, and how many (none: 0)."""
+    scored = [(len(goal & set(_words(o))), o) for o in options_of(select)]
+    best = max(scored, key=lambda pair: pair[0], default=(0, None))
+    return best if best[0] > 0 else (0, None)
 
 
 def _words(text: str) -> list[str]:

@@ -10,7 +10,7 @@ the request did not offer. A denied decision goes in the history and the trial g
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -175,6 +175,39 @@ def resolve(target: Any, snapshot: Json) -> Element | None:
         return None
     node, frame = same[nth]
     return Element(node["role"], node["name"], nth if len(same) > 1 else None, frame)
+
+
+def guard_holds(guard: Mapping[str, Any], snapshot: Json) -> bool:
+    """Whether a journey's guard (a step's ``when``) holds on the page ``snapshot`` shows: a
+    snapshot holds what is shown, so a target it names is visible and one it lacks hidden."""
+    kind = str(guard["kind"])
+    if kind == "route_is":
+        return bool(snapshot["routeId"] == guard["route"])
+    target = guard["target"]
+    if "ref" in target:  # a page model's ref names no node of a live page
+        return kind == "hidden"
+    same = [
+        n
+        for n, _ in _nodes(snapshot["root"], None)
+        if n["role"] == target["role"] and normalized(n["name"]) == normalized(target["name"])
+    ]
+    nth = target.get("nth") or 0
+    shown = same[nth] if nth < len(same) else None
+    if kind in ("visible", "hidden"):
+        return (shown is not None) == (kind == "visible")
+    if shown is None:
+        return False
+    text = normalized(" ".join(_texts(shown)))
+    expected = normalized(guard.get("expected", ""))
+    return expected in text if kind == "text_contains" else text == expected
+
+
+def _texts(node: Json) -> Iterator[str]:
+    for text in (node.get("name"), node.get("value")):
+        if text:
+            yield text
+    for child in node.get("children", ()):
+        yield from _texts(child)
 
 
 def _nodes(node: Json, frame: str | None) -> Iterator[tuple[Json, str | None]]:

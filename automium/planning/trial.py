@@ -44,6 +44,7 @@ from automium.execution import actions
 from automium.execution.contexts import loopback_context
 from automium.execution.evidence import RunDir
 from automium.execution.places import RefusedPlace, Routes
+from automium.execution.quiet import QUIET_MS, RequestWatch
 from automium.execution.replay import Replay
 from automium.execution.snapshots import parse_aria, semantic_snapshot
 from automium.hosting import AppServer
@@ -63,6 +64,8 @@ E = EventType
 WORKER_ID = "local-worker"
 _NO_VISIT = Visit(0, "final", None, None, None)
 _STEP: TypeAdapter[Step] = TypeAdapter(Step)
+_SNAPSHOT_TRIES = 3  # reading a page that is between two documents
+_LAST_LOOK_MS = 50  # a check's bound once the checks' time is spent (0 would be none)
 
 
 class Planner(Protocol):
@@ -80,6 +83,7 @@ class TrialOptions:
     check_timeout_ms: int = 2000  # each success check's bound, on the final page
     max_steps: int | None = None  # default: twice the journey's steps, plus four
     repetition: int = 1
+    connected: bool = False  # the browser is a remote one, reached with --connect
 
 
 @dataclass
@@ -87,6 +91,7 @@ class TrialOutcome:
     run_id: str
     journey_id: str
     app_id: str
+    fixture_id: str
     planner_id: str
     verdict: Verdict
     failure_class: FailureClass | None
@@ -180,6 +185,7 @@ class _Trial:
             try:
                 page = context.new_page()
                 self._listen(page)
+                self.requests = RequestWatch(page)
                 page.goto(self.base + self._start_path(), wait_until="load")
                 self.reset_ms = (time.perf_counter() - started) * 1000
                 self.replay.emit(
@@ -214,7 +220,7 @@ class _Trial:
         return self._finish(verdict, failure, ended_by, reason)
 
     def _context(self) -> BrowserContext:
-        context = loopback_context(self.browser, self.profile)
+        context = loopback_context(self.browser, self.profile, connected=self.options.connected)
         context.set_default_timeout(self.options.timeout_ms)
         return context
 
@@ -319,6 +325,7 @@ class _Trial:
             return
         where = (element.role, element.name, element.nth, element.frame) if element else None
         secret_value = secret(self.journey.app_id, made.secret_ref) if made.secret_ref else None
+        requests_before = self.requests.started
         try:
             result = actions.perform(
                 page,
@@ -333,6 +340,7 @@ class _Trial:
         except RefusedPlace as refused:
             self._deny(intent, str(refused), turn, "routes")
             return
+        self.requests.settle(requests_before, self.options.timeout_ms)
         if not page.url.startswith(self.base):
             self.replay.emit(
                 L.RUNTIME,
@@ -387,11 +395,13 @@ class _Trial:
     ) -> tuple[Verdict, FailureClass | None, str]:
         checks = list(self.journey.success_checks or ())
         failed = []
+        # One bound for all the checks: the final page has had its time once the first
+        # check waited it out, and a failing trial is not charged a bound per check.
+        deadline = time.monotonic() + self.options.check_timeout_ms / 1000
         for given in checks:
             check = getattr(given, "root", given)
-            error = actions.check(
-                page, check, _NO_VISIT, self.routes, self.options.check_timeout_ms
-            )
+            left_ms = max(int((deadline - time.monotonic()) * 1000), _LAST_LOOK_MS)
+            error = actions.check(page, check, _NO_VISIT, self.routes, left_ms)
             if error is None:
                 self.replay.emit(
                     L.ASSERTION, E.ASSERTION_PASSED, {"assertionId": check.id, "kind": check.kind}
@@ -425,6 +435,18 @@ class _Trial:
     # -- evidence ---------------------------------------------------------------------------
 
     def _snapshot(self, page: Page) -> Json:
+        from playwright.sync_api import Error as PlaywrightError  # noqa: PLC0415
+
+        for _ in range(_SNAPSHOT_TRIES - 1):
+            try:
+                return self._snapshot_once(page)
+            except PlaywrightError:
+                # A frame detached or a document replaced while it was read: the page was
+                # between two states, so read it again once it has moved on.
+                page.wait_for_timeout(QUIET_MS)
+        return self._snapshot_once(page)
+
+    def _snapshot_once(self, page: Page) -> Json:
         nodes = parse_aria(page.locator("body").aria_snapshot())
         frames = [f for f in page.frames if f != page.main_frame]
         pending = [
@@ -480,6 +502,7 @@ class _Trial:
             run_id=self.run_id,
             journey_id=self.journey.id,
             app_id=self.journey.app_id,
+            fixture_id=self.journey.fixture_id,
             planner_id=self.planner.reference["id"],
             verdict=verdict,
             failure_class=failure,
