@@ -327,18 +327,24 @@ def _artifact_root(document: Json) -> Path:
     return Path.cwd() / fixture.artifact_root
 
 
+def checked_endpoint(endpoint: str | None) -> str | None:
+    """``--connect``'s endpoint, refused unless it is a websocket's."""
+    if endpoint is not None and not _ENDPOINT.fullmatch(endpoint):
+        raise _usage(
+            f"--connect {quoted(endpoint)} is not a ws:// or wss:// endpoint, such as the "
+            "one `npx playwright run-server` prints",
+            "/connect",
+        )
+    return endpoint
+
+
 def _checked_options(args: argparse.Namespace) -> Shard:
     """Refuse an option out of its range before anything runs; the shard to run."""
     if not 1 <= args.repeat <= 100:
         raise _usage(f"--repeat {args.repeat} is not 1 to 100", "/repeat")
     if not 100 <= args.timeout <= 60000:
         raise _usage(f"--timeout {args.timeout} is not 100 to 60000 ms", "/timeout")
-    if args.connect is not None and not _ENDPOINT.fullmatch(args.connect):
-        raise _usage(
-            f"--connect {quoted(args.connect)} is not a ws:// or wss:// endpoint, such as the "
-            "one `npx playwright run-server` prints",
-            "/connect",
-        )
+    checked_endpoint(args.connect)
     if not 0 <= args.retries <= MAX_RETRIES:
         raise _usage(f"--retries {args.retries} is not 0 to {MAX_RETRIES}", "/retries")
     if not 1 <= args.workers <= MAX_WORKERS:

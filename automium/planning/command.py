@@ -10,17 +10,23 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import statistics
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from automium import corpus
 from automium.contracts import ErrorCode, Verdict, to_document
 from automium.errors import AutomiumError
-from automium.execution.chromium import launch
+from automium.execution.chromium import connect, launch
+from automium.execution.command import RUNS_ROOT, checked_endpoint, write_index
+from automium.execution.html_report import write_report
+from automium.execution.junit import junit_report
+from automium.execution.sharding import WHOLE, Shard, parse_shard, run_index, selection
 from automium.execution.workers import MAX_WORKERS, run_in_workers
 from automium.planning.spec import planner_of
 from automium.planning.trial import TrialOptions, TrialOutcome, run_trial
@@ -28,7 +34,7 @@ from automium.planning.trial import TrialOptions, TrialOutcome, run_trial
 if TYPE_CHECKING:
     import argparse
 
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Playwright
 
 Json = dict[str, Any]
 _EXIT = {Verdict.PASSED: 0, Verdict.FAILED: 1, Verdict.BLOCKED: 1, Verdict.ERRORED: 2}
@@ -66,27 +72,87 @@ def main(args: argparse.Namespace, documents: Sequence[Json], browser: Browser |
         if unsupported := [flag for flag, given in _scripted_only(args) if given]:
             raise _usage(
                 f"{', '.join(unsupported)} cannot go with --planner: planner trials take "
-                "--repeat, --workers, --out, --json, --trials-out and --timeout",
+                "--repeat, --workers, --shard, --connect, --out, --json, --trials-out, --junit, "
+                "--html and --timeout",
                 "/planner",
             )
         if not 1 <= args.workers <= MAX_WORKERS:
             raise _usage(f"--workers {args.workers} is not 1 to {MAX_WORKERS}", "/workers")
+        shard = WHOLE if args.shard is None else parse_shard(args.shard)
+        endpoint = checked_endpoint(args.connect)
         ids = [p.reference["id"] for p in planners]
         if len(set(ids)) != len(ids):
             raise _usage(f"--planner gives the planner id {ids} twice; ids must differ")
     except AutomiumError as error:
         print(json.dumps(to_document(error.to_tool_error()), indent=1))
         return 2
-    options = TrialOptions(args.out, args.timeout, max_steps=args.max_steps)
-    outcomes = run_trials(documents, planners, args.repeat, options, browser, args.workers)
+    references = [p.reference for p in planners]
+    planned = planned_trials(documents, len(planners), args.repeat)
+    positions = shard.positions(len(planned))
+    options = TrialOptions(
+        args.out, args.timeout, max_steps=args.max_steps, connected=endpoint is not None
+    )
+    outcomes = run_trials(
+        documents, planners, args.repeat, options, browser, args.workers, positions, endpoint
+    )
+    root = args.out if args.out is not None else Path(RUNS_ROOT)
+    digest = selection(references, [(d["id"], r) for _, d, r in planned])
+    index = index_document(outcomes, positions, shard, digest, len(planned), references, root)
+    write_index(root, shard, index)
+    if args.junit is not None:
+        args.junit.write_text(junit_report(index))
+    if args.html is not None:
+        write_report(index, root, args.html)
+    if not outcomes:  # more shards than trials: this one's index is empty, so merge is whole
+        print(f"automium run: shard {shard} holds none of the {len(planned)} trials")
+        return 0
     if args.json:
         print(json.dumps([trial_record(o) for o in outcomes], indent=1))
     else:
         print("\n".join(report(o) for o in outcomes))
     if args.trials_out is not None:
-        document = trials_document(outcomes, [p.reference for p in planners])
+        document = trials_document(outcomes, references)
         args.trials_out.write_text(json.dumps(document, indent=1) + "\n")
     return max(_EXIT[o.verdict] for o in outcomes)
+
+
+def planned_trials(
+    documents: Sequence[Json], planners: int, repeat: int
+) -> list[tuple[int, Json, int]]:
+    """The whole run's trials, in order: each planner's, of each journey, each repetition."""
+    return [
+        (planner, document, repetition)
+        for planner in range(planners)
+        for document in documents
+        for repetition in range(1, repeat + 1)
+    ]
+
+
+def index_document(  # noqa: PLR0917 - the parts of the index, in its order
+    outcomes: Sequence[TrialOutcome],
+    positions: range,
+    shard: Shard,
+    digest: str,
+    trials_total: int,
+    planners: Sequence[Json],
+    root: Path,
+) -> Json:
+    """The ``run-index.v1`` of the trials: each at its position, its folder from ``root``,
+    so ``automium merge`` joins a planner run's shards as it joins a scripted run's."""
+    runs = []
+    for position, outcome in zip(positions, outcomes, strict=True):
+        run: Json = {
+            "position": position,
+            "runId": outcome.run_id,
+            "fixtureId": outcome.fixture_id,
+            "artifactManifestRef": outcome.manifest_ref,
+            "verdict": outcome.verdict.value,
+            "folder": Path(os.path.relpath(outcome.folder.resolve(), root.resolve())).as_posix(),
+        }
+        if outcome.failure_class is not None:
+            run["failureClass"] = outcome.failure_class.value
+        runs.append(run | {"trial": trial_record(outcome)})
+    return run_index(shard, digest, trials_total, planners, runs)
 
 
 def run_trials(  # noqa: PLR0917 - the tests call it as the command does
@@ -96,19 +162,20 @@ def run_trials(  # noqa: PLR0917 - the tests call it as the command does
     options: TrialOptions,
     browser: Browser | None = None,
     workers: int = 1,
+    positions: range | None = None,
+    endpoint: str | None = None,
 ) -> list[TrialOutcome]:
-    """Every planner's trials of every journey, ``repeat`` times each, in that order.
+    """Every planner's trials of every journey, ``repeat`` times each, in that order (those
+    at ``positions`` of that list only: a shard's), on the browser at ``endpoint`` when
+    one is given (``--connect``), else on one launched here.
 
     With ``workers`` > 1 (and no ``browser`` given), that many trials run at a time, each
     worker with its own browser and its own copy of every planner: a planner holds one
     trial's state (a process, a generator, its place in the journey), and each trial starts
     it afresh, so which worker runs a trial changes nothing it records."""
-    planned = [
-        (planner, document, repetition)
-        for planner in range(len(planners))
-        for document in documents
-        for repetition in range(1, repeat + 1)
-    ]
+    planned = planned_trials(documents, len(planners), repeat)
+    if positions is not None:
+        planned = [planned[p] for p in positions]
     own = threading.local()
 
     def run(item: tuple[int, Json, int], on: Browser) -> TrialOutcome:
@@ -119,11 +186,18 @@ def run_trials(  # noqa: PLR0917 - the tests call it as the command does
         mine = copies[planner]
         return run_trial(document, mine, on, replace(options, repetition=repetition))
 
+    def start(playwright: Playwright) -> Browser:
+        return launch(playwright) if endpoint is None else connect(playwright, endpoint)
+
     if workers > 1 and browser is None and len(planned) > 1:
-        return run_in_workers(planned, run, workers, launch)
+        return run_in_workers(planned, run, workers, start)
+    if not planned:
+        return []
     if browser is None:
-        with launched() as launched_browser:
-            return run_trials(documents, planners, repeat, options, launched_browser)
+        with launched(start) as launched_browser:
+            return run_trials(
+                documents, planners, repeat, options, launched_browser, positions=positions
+            )
     return [
         run_trial(document, planners[planner], browser, replace(options, repetition=repetition))
         for planner, document, repetition in planned
@@ -131,12 +205,12 @@ def run_trials(  # noqa: PLR0917 - the tests call it as the command does
 
 
 @contextmanager
-def launched() -> Iterator[Browser]:
+def launched(start: Callable[[Playwright], Browser] = launch) -> Iterator[Browser]:
     """One headless Chromium for a batch of trials: launch is paid once."""
     from playwright.sync_api import sync_playwright  # noqa: PLC0415
 
     with sync_playwright() as playwright:
-        browser = launch(playwright)
+        browser = start(playwright)
         try:
             yield browser
         finally:
@@ -196,12 +270,8 @@ def _scripted_only(args: argparse.Namespace) -> list[tuple[str, bool]]:
     """The options of ``automium run`` that planner trials do not take (yet), and whether
     each was given: refused, rather than ignored."""
     return [
-        ("--shard", args.shard is not None),
-        ("--connect", args.connect is not None),
         ("--retries", args.retries != 0),
         ("--fail-on-flaky", args.fail_on_flaky),
-        ("--junit", args.junit is not None),
-        ("--html", args.html is not None),
         ("--evidence", args.evidence != "full"),
         ("--fault", bool(args.fault)),
     ]

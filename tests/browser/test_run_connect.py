@@ -21,6 +21,7 @@ from automium.execution import command
 from automium.execution.chromium import connect
 from automium.execution.contexts import loopback_context
 from automium.hosting import AppServer
+from automium.planning import command as planning
 from tests.browser_server import launch_server, missing
 from tests.export.runners import unavailable
 
@@ -52,6 +53,17 @@ def test_reference_journeys_pass_on_a_remote_browser_as_on_a_local_one(
     summaries = json.loads(capsys.readouterr().out)
     assert code == 0
     assert [s["verdict"] for s in summaries] == ["passed"] * 4
+
+
+def test_planner_trials_run_on_a_remote_browser_judged_as_on_a_local_one(
+    endpoint: str, remote: Browser, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["run", "bank-sandbox.locked-customer-signs-in", "--planner", "scripted-journey"]
+    argv += ["--connect", endpoint, "--out", str(tmp_path), "--json"]
+    code = planning.command(_parser().parse_args(argv), remote)
+    trials = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert [(t["plannerId"], t["passed"]) for t in trials] == [("scripted-journey", True)]
 
 
 def test_a_remote_browser_reaches_the_app_on_loopback_and_nothing_else(remote: Browser) -> None:
