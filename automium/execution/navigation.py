@@ -45,6 +45,10 @@ class NavigationWatch:
         self._session.on("Page.navigatedWithinDocument", self._within_document)
         self._session.send("Page.enable")
 
+    def send(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """A command over the page's own CDP session: one per page, already open."""
+        return self._session.send(method, params)
+
     def _main(self, event: dict[str, Any]) -> bool:
         return bool(event.get("frameId") == self._frame)
 
