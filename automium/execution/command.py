@@ -447,7 +447,10 @@ def index_document(  # noqa: PLR0917 - the parts of the index, in its order
 
 def _attempt(outcome: Outcome, root: Path) -> Json:
     """An attempt's verdict, run directory (from ``root``) and failure class."""
-    attempt: Json = {"verdict": outcome.verdict.value, "folder": _relative(outcome.folder, root)}
+    attempt: Json = {
+        "verdict": outcome.verdict.value,
+        "folder": relative_folder(outcome.folder, root),
+    }
     classification = (outcome.summary.get("digest") or {}).get("classification") or {}
     if outcome.verdict is not Verdict.PASSED and "failureClass" in classification:
         attempt["failureClass"] = classification["failureClass"]
@@ -463,7 +466,8 @@ def write_index(root: Path, shard: Shard, index: Json) -> Path:
     return path
 
 
-def _relative(folder: Path, root: Path) -> str:
+def relative_folder(folder: Path, root: Path) -> str:
+    """A run directory as an index names it: a path from the index's folder."""
     return Path(os.path.relpath(folder.resolve(), root.resolve())).as_posix()
 
 

@@ -56,8 +56,9 @@ class RequestWatch:
             self._last = time.monotonic()
 
     def settle(self, started_before: int, timeout_ms: int) -> None:
-        """Wait until the requests made since ``started`` read ``started_before`` have all
-        answered and the page has been quiet for ``QUIET_MS``, at most ``timeout_ms``."""
+        """Wait until every request since ``started_before`` (``started`` before the action)
+        has its response and the page has been quiet for ``QUIET_MS``, at most
+        ``timeout_ms``."""
         deadline = time.monotonic() + timeout_ms / 1000
         self._page.wait_for_timeout(_SLICE_MS)  # delivers the requests the action made
         if self.started == started_before and not self._flying:

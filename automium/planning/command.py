@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import statistics
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -23,7 +22,12 @@ from automium import corpus
 from automium.contracts import ErrorCode, Verdict, to_document
 from automium.errors import AutomiumError
 from automium.execution.chromium import connect, launch
-from automium.execution.command import RUNS_ROOT, checked_endpoint, write_index
+from automium.execution.command import (
+    RUNS_ROOT,
+    checked_endpoint,
+    relative_folder,
+    write_index,
+)
 from automium.execution.html_report import write_report
 from automium.execution.junit import junit_report
 from automium.execution.sharding import WHOLE, Shard, parse_shard, run_index, selection
@@ -147,7 +151,7 @@ def index_document(  # noqa: PLR0917 - the parts of the index, in its order
             "fixtureId": outcome.fixture_id,
             "artifactManifestRef": outcome.manifest_ref,
             "verdict": outcome.verdict.value,
-            "folder": Path(os.path.relpath(outcome.folder.resolve(), root.resolve())).as_posix(),
+            "folder": relative_folder(outcome.folder, root),
         }
         if outcome.failure_class is not None:
             run["failureClass"] = outcome.failure_class.value

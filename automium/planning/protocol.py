@@ -165,11 +165,7 @@ def resolve(target: Any, snapshot: Json) -> Element | None:
         ]
         index = next(i for i, n in enumerate(equals) if n is node)
         return Element(node["role"], node["name"], index if len(equals) > 1 else None, frame)
-    same = [
-        (n, f)
-        for n, f in nodes
-        if n["role"] == target.role and normalized(n["name"]) == normalized(target.name)
-    ]
+    same = [(n, f) for n, f in nodes if _named(n, target.role, target.name)]
     nth = target.nth or 0
     if nth >= len(same):
         return None
@@ -186,11 +182,8 @@ def guard_holds(guard: Mapping[str, Any], snapshot: Json) -> bool:
     target = guard["target"]
     if "ref" in target:  # a page model's ref names no node of a live page
         return kind == "hidden"
-    same = [
-        n
-        for n, _ in _nodes(snapshot["root"], None)
-        if n["role"] == target["role"] and normalized(n["name"]) == normalized(target["name"])
-    ]
+    nodes = _nodes(snapshot["root"], None)
+    same = [n for n, _ in nodes if _named(n, target["role"], target["name"])]
     nth = target.get("nth") or 0
     shown = same[nth] if nth < len(same) else None
     if kind in ("visible", "hidden"):
@@ -200,6 +193,11 @@ def guard_holds(guard: Mapping[str, Any], snapshot: Json) -> bool:
     text = normalized(" ".join(_texts(shown)))
     expected = normalized(guard.get("expected", ""))
     return expected in text if kind == "text_contains" else text == expected
+
+
+def _named(node: Json, role: str, name: str) -> bool:
+    """Whether ``node`` is the ``role`` named ``name``, as ``getByRole`` with ``exact``."""
+    return bool(node["role"] == role and normalized(node["name"]) == normalized(name))
 
 
 def _texts(node: Json) -> Iterator[str]:
