@@ -13,8 +13,8 @@ Secrets: a ``secretRef`` is resolved from the app's seed accounts, never from th
 Tracing is paused from a secret's fill until the page has loaded a new document (a trace
 snapshot records every field's value), request bodies are dropped from the HAR, and every
 text artifact is written with the secret masked. The field a secret is typed into is made
-unreadable first (its text and caret transparent, :data:`.actions.HIDE_TEXT`), and every later
-screenshot masks it too, so no image the run keeps shows a secret.
+unreadable first (its text and caret transparent, :data:`.actions.HIDE_TEXT`), and every
+screenshot masks it too until that new document, so no image the run keeps shows a secret.
 
 Evidence levels (:mod:`automium.artifacts.levels`): ``full`` keeps all of the above;
 ``on-failure`` records the trace and HAR, and a screenshot and semantic snapshot of the failing
@@ -35,7 +35,7 @@ import io
 import json
 import os
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -236,7 +236,7 @@ class _Run:
         self.trace_parts = 0
         self.tracing = options.evidence is not EvidenceLevel.VERDICT
         self.tracing_paused = False
-        self.loaded_since_secret = False
+        self.secret_document = 0  # the document of the main frame a secret was last typed in
         self.snapshot_nodes = 0
         self.transcript: list[Json] = []
         self.masks: list[Locator] = []  # the fields a secret was typed into
@@ -276,6 +276,7 @@ class _Run:
             context = self.context = self._context()
             try:
                 page = context.new_page()
+                self.watch = watched(page)
                 self._listen(page)
                 self.replay.emit(
                     L.RUNTIME, EventType.FIXTURE_APPLIED, {"fixtureId": self.fixture.id}
@@ -392,11 +393,11 @@ class _Run:
         )
         if secret_value is not None:
             self._pause_tracing()
+            self.secret_document = self.watch.documents
         result = actions.perform(
             page, step, visit, self.routes, self.base, secret_value, self.options.timeout_ms
         )
         if secret_value is not None:
-            self.loaded_since_secret = False
             field = actions.field_of(page, step, visit)
             if field is not None:
                 self.masks.append(field)
@@ -501,7 +502,6 @@ class _Run:
     def _navigated(self, page: Page, frame: Frame) -> None:
         if frame != page.main_frame or not frame.url.startswith(self.base):
             return
-        self.loaded_since_secret = True
         matched = self.routes.match(frame.url)
         self.replay.emit(
             L.RUNTIME,
@@ -560,8 +560,15 @@ class _Run:
         self.context.tracing.stop_chunk(path=self.dir.path(f"trace/part-{self.trace_parts}.zip"))
         self.tracing_paused = True
 
+    def _secret_gone(self) -> bool:
+        """Whether the main frame has loaded a new document since a secret was last typed:
+        the fields that held it went with the old one. Not a same-document navigation (a
+        history or fragment change keeps the field), nor the old document restored from the
+        back-forward cache (:class:`.navigation.NavigationWatch`)."""
+        return self.watch.documents > self.secret_document
+
     def _resume_tracing(self) -> None:
-        if self.tracing_paused and self.loaded_since_secret:
+        if self.tracing_paused and self._secret_gone():
             self.context.tracing.start_chunk()
             self.tracing_paused = False
 
@@ -570,34 +577,39 @@ class _Run:
 
         index = len({e.get("stepId") for e in self.dir.entries if e["kind"] == "screenshot"})
         stem = f"{index + 1:02d}-{step_id}"
-        shot = f"screenshots/{stem}.png"
         for attempt in range(3):
             try:
-                # Through the run directory's writer, as every file of the run.
-                self.dir.write(shot, self._screenshot(page))
+                image = self._screenshot(page)
+                snapshot = self._snapshot(page)  # while the browser takes the screenshot
+                png = image()
                 break
             except PlaywrightError:
                 # A navigation the step started (Enter submitting a form) can begin after
-                # the step returned; the screenshot met the page mid-load. Again, loaded.
+                # the step returned; the capture met the page mid-load. Again, loaded.
                 if attempt == 2:
                     raise
                 page.wait_for_load_state("load")
+        shot = f"screenshots/{stem}.png"
+        self.dir.write(shot, png)  # through the run directory's writer, as every file
         self._artifact("screenshot", shot, step_id)
-        snapshot = self._snapshot(page)
         path = f"snapshots/{stem}.json"
         self.dir.write(path, json.dumps(snapshot, ensure_ascii=False, indent=1).encode())
         self._artifact("semantic-snapshot", path, step_id)
         self._resume_tracing()
 
-    def _screenshot(self, page: Page) -> bytes:
-        """The page as a PNG. Once a secret was typed, Playwright's screenshot blacks its
-        field out (its text is already transparent). Otherwise Chromium's own capture, told to
-        encode for speed: the same pixels, 33 ms against Playwright's 56 (median of 20 on a
-        shop-lite page at 1280x720), once per step."""
+    def _screenshot(self, page: Page) -> Callable[[], bytes]:
+        """What waits for the page as a PNG. While a field holds a typed secret, Playwright's
+        screenshot blacks it out (its text is already transparent), there and then.
+        Otherwise Chromium's own capture, told to encode for speed, is started: the same
+        pixels, 33 ms against Playwright's 56 (median of 20 on a shop-lite page at
+        1280x720), and taken while the caller reads the semantic snapshot."""
+        if self.masks and self._secret_gone():
+            self.masks = []
         if self.masks:
-            return page.screenshot(mask=self.masks, mask_color="#000000")
-        captured = watched(page).send("Page.captureScreenshot", _FAST_PNG)
-        return base64.b64decode(captured["data"])
+            masked = page.screenshot(mask=self.masks, mask_color="#000000")
+            return lambda: masked
+        captured = self.watch.start("Page.captureScreenshot", _FAST_PNG)
+        return lambda: base64.b64decode(captured()["data"])
 
     def _snapshot(self, page: Page) -> Json:
         nodes = parse_aria(page.locator("body").aria_snapshot())

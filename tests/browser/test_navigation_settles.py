@@ -70,3 +70,26 @@ def test_a_choice_whose_change_handler_navigates_ends_on_the_loaded_page_it_chos
     assert "sort=price-asc" in urlsplit(page.url).query
     assert page.evaluate("document.readyState") == "complete"
     next(pages, None)
+
+
+def test_only_a_new_document_counts_as_one_not_a_history_change_or_a_cached_return(
+    chromium_browser: Browser, server: AppServer
+) -> None:
+    """A run drops a secret's masks and resumes its trace on this count: the field that holds
+    the secret lives as long as its document, which a history change keeps and the
+    back-forward cache brings back."""
+    pages = page_on(chromium_browser, server, "/search?q=mug")
+    page = next(pages)
+    navigation = watched(page)
+    page.evaluate("history.pushState({}, '', '/search?q=cup')")
+    page.evaluate("location.hash = 'results'; window.kept = true")
+    page.title()  # a round trip: the events so far have arrived
+    assert navigation.documents == 0
+
+    page.goto(server.url + "/cart", wait_until="load")
+    assert navigation.documents == 1
+    page.go_back(wait_until="load")
+    page.title()
+    same_document = page.evaluate("window.kept === true")  # the cache gave it back
+    assert navigation.documents == (1 if same_document else 2)
+    next(pages, None)
