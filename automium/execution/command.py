@@ -12,9 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import sys
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -26,7 +24,8 @@ from automium.defaults import ACTION_TIMEOUT_MS
 from automium.errors import AutomiumError, quoted
 from automium.execution import outputs
 from automium.execution.chromium import NoChromium, connect, launch
-from automium.execution.evidence import DiskFull, Interrupted, raise_interrupted
+from automium.execution.cutoff import signals_cut_off, stopped
+from automium.execution.evidence import DiskFull, Interrupted
 from automium.execution.html_report import write_report
 from automium.execution.junit import junit_report
 from automium.execution.progress import Progress
@@ -199,32 +198,24 @@ def _runs(
 ) -> list[Tried] | int:
     """The trials, or the exit code of runs that could not finish."""
     progress = Progress(len(selected), quiet=args.json)
-    # SIGTERM cuts a run off as Ctrl-C does (signals reach the main thread only).
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, raise_interrupted) if main_thread else None
     try:
-        return run_all(
-            selected,
-            options,
-            browser,
-            workers=args.workers,
-            on_done=lambda done: progress.done(done.attempts[-1].verdict),
-            endpoint=args.connect,
-            retries=args.retries,
-        )
+        with signals_cut_off():
+            return run_all(
+                selected,
+                options,
+                browser,
+                workers=args.workers,
+                on_done=lambda done: progress.done(done.attempts[-1].verdict),
+                endpoint=args.connect,
+                retries=args.retries,
+            )
     except NoChromium as error:
         print(f"automium run: error: {error}", file=sys.stderr)
         return 2
     except AutomiumError as error:  # an output refused as its run began
         return _refused(error)
     except (KeyboardInterrupt, Interrupted) as stop:
-        signum = signal.SIGINT if isinstance(stop, KeyboardInterrupt) else stop.signum
-        print(
-            f"automium run: stopped by {signal.Signals(signum).name}; the run cut off has its "
-            "events and a manifest marked interrupted",
-            file=sys.stderr,
-        )
-        return 128 + signum
+        return stopped(stop)
     except DiskFull as error:
         return _refused(
             outputs.unwritable(f"a run could not write its evidence ({error.left})", "/out", error)
@@ -233,8 +224,6 @@ def _runs(
         return _refused(outputs.unwritable("a run could not write its evidence", "/out", error))
     finally:
         progress.close()
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
 
 
 def _refused(error: AutomiumError) -> int:
@@ -306,7 +295,7 @@ def run_all(
         return launch(playwright) if endpoint is None else connect(playwright, endpoint)
 
     if workers > 1 and browser is None and len(planned) > 1:
-        return run_in_workers(planned, run, workers, start, on_done)
+        return run_in_workers(planned, run, workers, start, on_done=on_done)
     if browser is None and planned:
         with sync_playwright() as playwright:
             launched = start(playwright)

@@ -59,11 +59,13 @@ from automium.contracts import (
 from automium.defaults import ACTION_TIMEOUT_MS
 from automium.execution import actions, video
 from automium.execution.contexts import loopback_context
+from automium.execution.cutoff import WORKER_ID, cause_of, write_cut_off
 from automium.execution.evidence import DiskFull, Interrupted, RunDir
 from automium.execution.navigation import watched
 from automium.execution.places import RefusedPlace, Routes
 from automium.execution.replay import Replay
 from automium.execution.snapshots import parse_aria, semantic_snapshot
+from automium.execution.workers import stopped_by
 from automium.hosting import AppServer, Fault
 from automium.hosting.bundles import secret
 from automium.journeys.branches import Branch, guard_caption, starting_at
@@ -91,7 +93,6 @@ L = ReplayLane
 
 PLANNER = {"id": "scripted-journey", "vendor": "scripted", "model": "journey"}
 """The planner of a run: the journey itself, carried out as written."""
-WORKER_ID = "local-worker"
 
 
 # Chromium's capture of the viewport, encoded for speed (a faster deflate, a larger file).
@@ -249,11 +250,8 @@ class _Run:
         self.dir.create()
         try:
             return self._run()
-        except KeyboardInterrupt:
-            self.cut("sigint")
-            raise
-        except Interrupted as stop:
-            self.cut(stop.args[0].lower())
+        except (KeyboardInterrupt, Interrupted) as stop:
+            self.cut(cause_of(stop))
             raise
         except OSError as error:
             if error.errno != errno.ENOSPC:
@@ -304,9 +302,12 @@ class _Run:
     def _crashed(self, error: Exception) -> tuple[Verdict, int, tuple[str, str] | None]:
         step = self.step
         text = str(error)
-        if not self.browser.is_connected() or "browser has been closed" in text.lower():
-            self.interruption = {"cause": "browser_closed", **({"stepId": step} if step else {})}
         reason = text.splitlines()[0][:300] if text else "crashed"
+        if not self.browser.is_connected() or "browser has been closed" in text.lower():
+            # Closed by the pool of workers when a signal stopped them, or gone on its own.
+            cause = stopped_by(self.browser) or "browser_closed"
+            self.interruption = {"cause": cause, **({"stepId": step} if step else {})}
+            reason = f"interrupted: {cause}" if cause != "browser_closed" else reason
         self.replay.emit(L.RUNTIME, EventType.RUNTIME_CRASHED, {"reason": reason}, step=step)
         done = {e.get("stepId") for e in self.replay.events}
         completed = sum(s.id in done and s.id != step for s in self.journey.steps)
@@ -706,28 +707,16 @@ class _Run:
         return outcome
 
     def cut(self, cause: str) -> None:
-        """End a run cut off by ``cause``: what the browser still gives is saved, the events
-        up to the cut are written, and a manifest lists every file left, marked
-        ``interrupted``. When the disk is full, what cannot be written is left out."""
-        step = self.step
+        """End a run cut off by ``cause``: what the browser still gives is saved, then the
+        events up to the cut and a manifest marked ``interrupted`` (:mod:`.cutoff`); the
+        signal, or the full disk, then reaches the caller."""
         if not self.closed:
             with contextlib.suppress(Exception):  # the browser may be gone, or going
                 self._close(self.context)
-        self.replay.emit(
-            L.RUNTIME, EventType.RUNTIME_CRASHED, {"reason": f"interrupted: {cause}"}, step=step
+        self.interruption = {"cause": cause, **({"stepId": self.step} if self.step else {})}
+        write_cut_off(
+            self.dir, self.replay, self.interruption, self.retries, self.document, self._masked
         )
-        self.replay.emit(
-            L.WORKER, EventType.RUN_FINISHED, {"retryCount": self.retries}, verdict=Verdict.ERRORED
-        )
-        self.replay.emit(L.WORKER, EventType.WORKER_RELEASED, {"workerId": WORKER_ID})
-        self.interruption = {"cause": cause, **({"stepId": step} if step else {})}
-        with contextlib.suppress(OSError):
-            self.dir.write("replay.jsonl", self._masked(self.replay.ndjson().decode()).encode())
-        with contextlib.suppress(OSError):
-            self.dir.record_left()
-            manifest = self.dir.manifest(Verdict.ERRORED.value, self.retries, self.document)
-            manifest["interrupted"] = self.interruption
-            self.dir.write("manifest.json", json.dumps(manifest, indent=1).encode())
 
     def _end_files(self, verdict: Verdict) -> list[tuple[str, str]]:
         """Write the logs; the kinds and paths of every file the run ends with, replay log

@@ -28,10 +28,13 @@ from automium.execution.command import (
     relative_folder,
     write_index,
 )
+from automium.execution.cutoff import signals_cut_off, stopped
+from automium.execution.evidence import Interrupted
 from automium.execution.html_report import write_report
 from automium.execution.junit import junit_report
 from automium.execution.sharding import WHOLE, Shard, parse_shard, run_index, selection
 from automium.execution.workers import MAX_WORKERS, run_in_workers
+from automium.planning.external import CommandPlanner
 from automium.planning.spec import planner_of
 from automium.planning.trial import TrialOptions, TrialOutcome, run_trial
 
@@ -65,28 +68,7 @@ def command(args: argparse.Namespace, browser: Browser | None = None) -> int:
 
 def main(args: argparse.Namespace, documents: Sequence[Json], browser: Browser | None) -> int:
     try:
-        if not 0.1 <= args.decision_timeout <= 600:
-            raise _usage(f"--decision-timeout {args.decision_timeout} is not 0.1 to 600 s")
-        if args.max_steps is not None and not 1 <= args.max_steps <= 1000:
-            raise _usage(f"--max-steps {args.max_steps} is not 1 to 1000")
-        planners = [
-            planner_of(s, timeout_s=args.decision_timeout, env_names=args.planner_env)
-            for s in args.planner
-        ]
-        if unsupported := [flag for flag, given in _scripted_only(args) if given]:
-            raise _usage(
-                f"{', '.join(unsupported)} cannot go with --planner: planner trials take "
-                "--repeat, --workers, --shard, --connect, --out, --json, --trials-out, --junit, "
-                "--html and --timeout",
-                "/planner",
-            )
-        if not 1 <= args.workers <= MAX_WORKERS:
-            raise _usage(f"--workers {args.workers} is not 1 to {MAX_WORKERS}", "/workers")
-        shard = WHOLE if args.shard is None else parse_shard(args.shard)
-        endpoint = checked_endpoint(args.connect)
-        ids = [p.reference["id"] for p in planners]
-        if len(set(ids)) != len(ids):
-            raise _usage(f"--planner gives the planner id {ids} twice; ids must differ")
+        planners, shard, endpoint = _checked(args)
     except AutomiumError as error:
         print(json.dumps(to_document(error.to_tool_error()), indent=1))
         return 2
@@ -96,9 +78,20 @@ def main(args: argparse.Namespace, documents: Sequence[Json], browser: Browser |
     options = TrialOptions(
         args.out, args.timeout, max_steps=args.max_steps, connected=endpoint is not None
     )
-    outcomes = run_trials(
-        documents, planners, args.repeat, options, browser, args.workers, positions, endpoint
-    )
+    try:
+        with signals_cut_off():
+            outcomes = run_trials(
+                documents,
+                planners,
+                args.repeat,
+                options,
+                browser,
+                args.workers,
+                positions,
+                endpoint,
+            )
+    except (KeyboardInterrupt, Interrupted) as stop:
+        return stopped(stop)
     root = args.out if args.out is not None else Path(RUNS_ROOT)
     digest = selection(references, [(d["id"], r) for _, d, r in planned])
     index = index_document(outcomes, positions, shard, digest, len(planned), references, root)
@@ -118,6 +111,33 @@ def main(args: argparse.Namespace, documents: Sequence[Json], browser: Browser |
         document = trials_document(outcomes, references)
         args.trials_out.write_text(json.dumps(document, indent=1) + "\n")
     return max(_EXIT[o.verdict] for o in outcomes)
+
+
+def _checked(args: argparse.Namespace) -> tuple[list[Any], Shard, str | None]:
+    """The planners, the shard and the endpoint the options give, or the refusal."""
+    if not 0.1 <= args.decision_timeout <= 600:
+        raise _usage(f"--decision-timeout {args.decision_timeout} is not 0.1 to 600 s")
+    if args.max_steps is not None and not 1 <= args.max_steps <= 1000:
+        raise _usage(f"--max-steps {args.max_steps} is not 1 to 1000")
+    planners = [
+        planner_of(s, timeout_s=args.decision_timeout, env_names=args.planner_env)
+        for s in args.planner
+    ]
+    if unsupported := [flag for flag, given in _scripted_only(args) if given]:
+        raise _usage(
+            f"{', '.join(unsupported)} cannot go with --planner: planner trials take "
+            "--repeat, --workers, --shard, --connect, --out, --json, --trials-out, --junit, "
+            "--html and --timeout",
+            "/planner",
+        )
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise _usage(f"--workers {args.workers} is not 1 to {MAX_WORKERS}", "/workers")
+    shard = WHOLE if args.shard is None else parse_shard(args.shard)
+    endpoint = checked_endpoint(args.connect)
+    ids = [p.reference["id"] for p in planners]
+    if len(set(ids)) != len(ids):
+        raise _usage(f"--planner gives the planner id {ids} twice; ids must differ")
+    return planners, shard, endpoint
 
 
 def planned_trials(
@@ -181,12 +201,14 @@ def run_trials(  # noqa: PLR0917 - the tests call it as the command does
     if positions is not None:
         planned = [planned[p] for p in positions]
     own = threading.local()
+    made: list[Any] = []  # every worker's copies, for a stop to kill their processes
 
     def run(item: tuple[int, Json, int], on: Browser) -> TrialOutcome:
         planner, document, repetition = item
         copies: dict[int, Any] = own.__dict__.setdefault("planners", {})
         if planner not in copies:
             copies[planner] = copy.deepcopy(planners[planner])
+            made.append(copies[planner])
         mine = copies[planner]
         return run_trial(document, mine, on, replace(options, repetition=repetition))
 
@@ -194,7 +216,7 @@ def run_trials(  # noqa: PLR0917 - the tests call it as the command does
         return launch(playwright) if endpoint is None else connect(playwright, endpoint)
 
     if workers > 1 and browser is None and len(planned) > 1:
-        return run_in_workers(planned, run, workers, start)
+        return run_in_workers(planned, run, workers, start, on_stop=lambda: _kill(made))
     if not planned:
         return []
     if browser is None:
@@ -206,6 +228,12 @@ def run_trials(  # noqa: PLR0917 - the tests call it as the command does
         run_trial(document, planners[planner], browser, replace(options, repetition=repetition))
         for planner, document, repetition in planned
     ]
+
+
+def _kill(planners: Sequence[Any]) -> None:
+    for planner in list(planners):
+        if isinstance(planner, CommandPlanner):
+            planner.kill()
 
 
 @contextmanager

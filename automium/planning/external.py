@@ -155,6 +155,14 @@ class CommandPlanner:
                 return f"the planner closed its output {when}"
         return f"the planner exited (code {code}) {when}"
 
+    def kill(self) -> None:
+        """End the planner's processes from any thread (a stop of the workers): the trial
+        waiting on its answer reads the end of its output at once."""
+        process = self.process
+        if process is not None and process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+
     def close(self) -> None:
         process, self.process = self.process, None
         if process is None:

@@ -18,6 +18,7 @@ decision names one, and the page's fields show it masked in every snapshot.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -42,11 +43,13 @@ from automium.contracts import (
 )
 from automium.execution import actions
 from automium.execution.contexts import loopback_context
-from automium.execution.evidence import RunDir
+from automium.execution.cutoff import WORKER_ID, cause_of, write_cut_off
+from automium.execution.evidence import Interrupted, RunDir
 from automium.execution.places import RefusedPlace, Routes
 from automium.execution.quiet import QUIET_MS, RequestWatch
 from automium.execution.replay import Replay
 from automium.execution.snapshots import parse_aria, semantic_snapshot
+from automium.execution.workers import Stopped, stopped_by
 from automium.hosting import AppServer
 from automium.hosting.bundles import secret
 from automium.journeys.checked import checked_journey
@@ -61,7 +64,6 @@ if TYPE_CHECKING:
 Json = dict[str, Any]
 L = ReplayLane
 E = EventType
-WORKER_ID = "local-worker"
 _NO_VISIT = Visit(0, "final", None, None, None)
 _STEP: TypeAdapter[Step] = TypeAdapter(Step)
 _SNAPSHOT_TRIES = 3  # reading a page that is between two documents
@@ -167,9 +169,19 @@ class _Trial:
     # -- the trial --------------------------------------------------------------------------
 
     def run(self) -> TrialOutcome:
+        self.dir.create()
+        try:
+            return self._run()
+        except (KeyboardInterrupt, Interrupted, Stopped) as stop:
+            # The planner's process is gone (closed as the trial unwound): what the trial
+            # did up to the cut is kept, with a manifest marked interrupted.
+            cause = stop.args[0] if isinstance(stop, Stopped) else cause_of(stop)
+            self._cut({"cause": cause})
+            raise
+
+    def _run(self) -> TrialOutcome:
         from playwright.sync_api import Error as PlaywrightError  # noqa: PLC0415
 
-        self.dir.create()
         started = time.perf_counter()
         ended_by, reason = "budget", ""
         verdict: Verdict | None = None
@@ -197,6 +209,8 @@ class _Trial:
                     self.planner.start(self.document)
                     ended_by, reason = self._turns(page)
                 except PlannerBroke as broke:
+                    if (cause := stopped_by(self.browser)) is not None:
+                        raise Stopped(cause) from broke  # its process killed by the stop
                     ended_by, reason = "planner_broke", str(broke)
                     verdict, failure = Verdict.FAILED, FailureClass.PLANNER_ISSUE
                     self.replay.emit(
@@ -208,6 +222,8 @@ class _Trial:
                     verdict, failure, reason = self._judge(page, ended_by, reason)
                 self._final_page(page)
             except PlaywrightError as error:
+                if (cause := stopped_by(self.browser)) is not None:
+                    raise Stopped(cause) from error  # the workers were stopped by a signal
                 reason = str(error).splitlines()[0][:300] if str(error) else "crashed"
                 self.replay.emit(L.RUNTIME, E.RUNTIME_CRASHED, {"reason": reason})
                 ended_by, verdict, failure = (
@@ -216,8 +232,16 @@ class _Trial:
                     FailureClass.RUNTIME_GAP,
                 )
             finally:
-                context.close()
+                with contextlib.suppress(PlaywrightError):  # the browser may be gone
+                    context.close()
         return self._finish(verdict, failure, ended_by, reason)
+
+    def _cut(self, interruption: Json) -> None:
+        with contextlib.suppress(OSError):
+            self.dir.write("console.log", "".join(line + "\n" for line in self.console).encode())
+            transcript = "".join(line + "\n" for line in self.transcript)
+            self.dir.write("planner-transcript.jsonl", self._masked(transcript).encode())
+        write_cut_off(self.dir, self.replay, interruption, 0, self.document, self._masked)
 
     def _context(self) -> BrowserContext:
         context = loopback_context(self.browser, self.profile, connected=self.options.connected)

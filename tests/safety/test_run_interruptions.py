@@ -4,13 +4,15 @@ the conventional exit code, no traceback and no process left behind."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -64,28 +66,42 @@ def _alive(pids: dict[int, str]) -> list[str]:
     return [name for pid, name in pids.items() if processes.get(pid, (0, ""))[1] == name]
 
 
-@pytest.fixture
-def stalled_run(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Path]]:
-    """``automium run`` in its own process group, once its first step is captured."""
-    out = tmp_path / "out"
+@contextmanager
+def _started(
+    argv: list[str], ready: Callable[[subprocess.Popen[str]], bool]
+) -> Iterator[subprocess.Popen[str]]:
+    """``automium run ARGV`` in its own process group, once ``ready`` says so."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "automium.cli", "run", JOURNEY, "--out", str(out), *STALL],
+        [sys.executable, "-m", "automium.cli", "run", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
     )
     deadline = time.monotonic() + WAIT_SECONDS
-    while not list(out.glob("*/snapshots/01-*.json")):
+    while not ready(process):
         assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "the run never got past its first step"
+        assert time.monotonic() < deadline, "the run never got where it is cut off"
         time.sleep(0.1)
     try:
-        yield process, out
+        yield process
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+
+
+def _captured(out: Path, runs: int) -> Callable[[subprocess.Popen[str]], bool]:
+    """Whether ``runs`` runs in ``out`` have captured their first step."""
+    return lambda _process: len(list(out.glob("*/snapshots/01-*.json"))) >= runs
+
+
+@pytest.fixture
+def stalled_run(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], Path]]:
+    """``automium run`` in its own process group, once its first step is captured."""
+    out = tmp_path / "out"
+    with _started([JOURNEY, "--out", str(out), *STALL], _captured(out, 1)) as process:
+        yield process, out
 
 
 def _cut_off(out: Path) -> tuple[dict[str, object], list[dict[str, object]], set[str]]:
@@ -127,6 +143,70 @@ def test_a_signal_ends_the_run_with_an_interrupted_manifest_and_no_process_left(
         "worker.released",
     ]
     assert any("chrom" in name for name in children.values())
+    assert _alive(children) == []
+
+
+def _manifests(out: Path) -> list[dict[str, object]]:
+    return [json.loads(path.read_text()) for path in sorted(out.glob("*/manifest.json"))]
+
+
+def test_a_signal_ends_every_run_of_every_worker_with_an_interrupted_manifest(
+    tmp_path: Path,
+) -> None:
+    """Signals reach the main thread only, which waits on the workers: it stops them, and
+    each run a worker was in the middle of is cut off by that signal."""
+    out = tmp_path / "out"
+    argv = [JOURNEY, "--repeat", "2", "--workers", "2", "--out", str(out), *STALL]
+    with _started(argv, _captured(out, 2)) as process:
+        children = _descendants(process.pid)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=WAIT_SECONDS)
+
+    assert process.returncode == 143
+    assert "Traceback" not in stderr
+    interrupted = [m["interrupted"] for m in _manifests(out)]
+    assert interrupted == [{"cause": "sigterm", "stepId": "type-first"}] * 2
+    assert _alive(children) == []
+
+
+# A planner that never answers: its trial waits on it, up to a minute, when it is cut off.
+SILENT = f"cmd:silent={sys.executable} -c 'import time; time.sleep(100)'"
+
+
+def _planners(process: subprocess.Popen[str]) -> dict[int, str]:
+    """The silent planner's processes under ``process``."""
+    found = {}
+    for pid, name in _descendants(process.pid).items():
+        with contextlib.suppress(OSError):
+            if b"time.sleep(100)" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found[pid] = name
+    return found
+
+
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=ci_only)])
+def test_a_signal_ends_a_planner_trial_with_an_interrupted_manifest_and_its_planner_killed(
+    tmp_path: Path, workers: int
+) -> None:
+    out = tmp_path / "out"
+    argv = [JOURNEY, "--planner", SILENT, "--decision-timeout", "60", "--out", str(out)]
+    argv += ["--repeat", str(workers), "--workers", str(workers)]
+    with _started(argv, lambda p: len(_planners(p)) == workers) as process:
+        children, planners = _descendants(process.pid), _planners(process)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=WAIT_SECONDS)
+
+    assert process.returncode == 143
+    assert "Traceback" not in stderr
+    manifests = _manifests(out)
+    assert [m["interrupted"] for m in manifests] == [{"cause": "sigterm"}] * workers
+    for folder in sorted(p for p in out.iterdir() if p.is_dir()):
+        events = [json.loads(line) for line in (folder / "replay.jsonl").read_text().splitlines()]
+        assert [e["type"] for e in events][-3:] == [
+            "runtime.crashed",
+            "run.finished",
+            "worker.released",
+        ]
+    assert _alive(planners) == []  # in a session of its own, the stop killed it
     assert _alive(children) == []
 
 
