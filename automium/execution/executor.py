@@ -305,9 +305,10 @@ class _Run:
         reason = text.splitlines()[0][:300] if text else "crashed"
         if not self.browser.is_connected() or "browser has been closed" in text.lower():
             # Closed by the pool of workers when a signal stopped them, or gone on its own.
-            cause = stopped_by(self.browser) or "browser_closed"
+            if (signalled := stopped_by(self.browser)) is not None:
+                reason = f"interrupted: {signalled}"
+            cause = signalled or "browser_closed"
             self.interruption = {"cause": cause, **({"stepId": step} if step else {})}
-            reason = f"interrupted: {cause}" if cause != "browser_closed" else reason
         self.replay.emit(L.RUNTIME, EventType.RUNTIME_CRASHED, {"reason": reason}, step=step)
         done = {e.get("stepId") for e in self.replay.events}
         completed = sum(s.id in done and s.id != step for s in self.journey.steps)

@@ -237,10 +237,8 @@ class _Trial:
         return self._finish(verdict, failure, ended_by, reason)
 
     def _cut(self, interruption: Json) -> None:
-        with contextlib.suppress(OSError):
-            self.dir.write("console.log", "".join(line + "\n" for line in self.console).encode())
-            transcript = "".join(line + "\n" for line in self.transcript)
-            self.dir.write("planner-transcript.jsonl", self._masked(transcript).encode())
+        with contextlib.suppress(OSError):  # a full disk: what fits is kept
+            self._write_logs()
         write_cut_off(self.dir, self.replay, interruption, 0, self.document, self._masked)
 
     def _context(self) -> BrowserContext:
@@ -510,10 +508,8 @@ class _Trial:
     def _finish(
         self, verdict: Verdict, failure: FailureClass | None, ended_by: str, reason: str
     ) -> TrialOutcome:
-        self.dir.write("console.log", "".join(line + "\n" for line in self.console).encode())
+        self._write_logs()
         self._artifact("console-log", "console.log")
-        transcript = "".join(line + "\n" for line in self.transcript)
-        self.dir.write("planner-transcript.jsonl", self._masked(transcript).encode())
         self._artifact("planner-transcript", "planner-transcript.jsonl")
         self.replay.emit(L.WORKER, E.RUN_FINISHED, {"retryCount": 0}, verdict=verdict)
         self.replay.emit(L.WORKER, E.WORKER_RELEASED, {"workerId": WORKER_ID})
@@ -543,6 +539,11 @@ class _Trial:
             folder=self.dir.folder,
             manifest=manifest,
         )
+
+    def _write_logs(self) -> None:
+        self.dir.write("console.log", "".join(line + "\n" for line in self.console).encode())
+        transcript = "".join(line + "\n" for line in self.transcript)
+        self.dir.write("planner-transcript.jsonl", self._masked(transcript).encode())
 
     def _artifact(self, kind: str, path: str) -> None:
         entry = self.dir.record(kind, path)
